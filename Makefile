@@ -1,0 +1,66 @@
+# The book's commands. `make book` and `make test` do all the set-up on a fresh machine
+# (Python 3.11 is the only prerequisite). `make help` lists the targets.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON  ?= python3.11
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.mlgeom-installed
+PROFILE ?= book
+NB      ?=
+JOBS    ?= 2
+CHECK   := _build/check
+
+.PHONY: help env book test lint unit nbval records strict-book reproduce lock clean
+
+help:  ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml constraints.txt
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null || { \
+	  echo "make: the book needs Python 3.11; '$(PYTHON)' is missing or another version." >&2; \
+	  echo "      Install Python 3.11 or run: make PYTHON=/path/to/python3.11 ..." >&2; exit 1; }
+	@test -x $(BIN)/python || { echo "creating $(VENV) with $(PYTHON)"; $(PYTHON) -m venv $(VENV); }
+	@echo "installing the pinned environment into $(VENV) (a minute on a fresh machine) ..."
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check pip==26.3
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	@touch $@
+
+env: $(STAMP)  ## create .venv and install the pinned environment and the package (editable)
+
+book: $(STAMP)  ## build the HTML book from the stored notebooks into _build/html (no execution)
+	$(BIN)/jupyter-book build . --builder html
+	@echo "open _build/html/index.html"
+
+test: lint unit nbval records strict-book  ## everything CI checks
+	@echo "make test: all checks passed"
+
+lint: $(STAMP)  ## ruff on the package, tests, book extension and notebooks
+	$(BIN)/ruff check .
+
+unit: $(STAMP)  ## unit and property tests (including a smoke run of every notebook)
+	$(BIN)/pytest -n $(JOBS) tests
+
+nbval: $(STAMP)  ## re-execute every notebook at its stored profile and compare outputs
+	rm -rf $(CHECK)
+	MLGEOM_RESULTS=$(CURDIR)/$(CHECK)/results $(BIN)/pytest -n $(JOBS) --dist loadfile \
+	  --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
+	  -p no:cacheprovider notebooks
+
+records: $(STAMP)  ## the claims records produced by `make nbval` must equal the committed ones
+	$(BIN)/python -m mlgeom.claims compare $(CHECK)/results data/results
+
+strict-book: $(STAMP)  ## full book build with warnings as errors and nitpicky references
+	$(BIN)/jupyter-book build . --builder html --all -W -n --keep-going
+
+reproduce: $(STAMP)  ## re-execute notebooks (PROFILE=book|smoke|paper, NB=name) and rewrite outputs
+	$(BIN)/python -m mlgeom.reproduce --profile $(PROFILE) $(if $(NB),--nb $(NB))
+
+lock: $(STAMP)  ## regenerate constraints.txt from the current environment
+	{ sed -n '1,2p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable | grep -v '^mlgeom'; } > constraints.tmp
+	mv constraints.tmp constraints.txt
+
+clean:  ## remove build outputs (keeps .venv)
+	rm -rf _build

@@ -1,0 +1,178 @@
+"""Sphinx extension: the "Reproduction status" table, rendered from the claims records.
+
+Usage in a MyST page::
+
+    ```{claims-status}
+    ```
+
+For every notebook in ``notebooks/*.ipynb`` the directive reads its record
+``data/results/<notebook>.json`` (written by the notebook when it last ran; see
+``mlgeom.claims``) and renders one table row per claim: the claim (linked to the notebook
+section that checks it), the paper's value, the measured value, the criterion and the
+computed verdict, plus a per-notebook summary. Nothing is executed at build time. A notebook
+without a record, or a record that fails validation, is a build warning (an error under
+``-W``); so is a claim whose ``section`` label does not exist (under ``-n``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.addnodes import pending_xref
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+logger = logging.getLogger(__name__)
+
+REQUIRED = ("id", "statement", "paper", "measured", "criterion", "holds")
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def _load(path: Path) -> dict:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
+        raise ValueError("not a claims record (needs a 'claims' list)")
+    for i, claim in enumerate(data["claims"]):
+        missing = [k for k in REQUIRED if k not in claim]
+        if missing:
+            raise ValueError(f"claim {i} misses {missing}")
+        if not isinstance(claim["holds"], bool):
+            raise ValueError(f"claim {claim['id']}: 'holds' must be true or false")
+    return data
+
+
+def _table(headers: list[str], widths: list[int], rows: list[list[nodes.Node]], classes: list[str]):
+    table = nodes.table(classes=classes)
+    group = nodes.tgroup(cols=len(headers))
+    table += group
+    for w in widths:
+        group += nodes.colspec(colwidth=w)
+    head = nodes.thead()
+    group += head
+    hrow = nodes.row()
+    for h in headers:
+        hrow += nodes.entry("", nodes.paragraph(text=h))
+    head += hrow
+    body = nodes.tbody()
+    group += body
+    for cells in rows:
+        row = nodes.row()
+        for cell in cells:
+            entry = nodes.entry()
+            entry += (
+                cell
+                if isinstance(cell, nodes.Element) and not isinstance(cell, nodes.Inline)
+                else nodes.paragraph("", "", cell)
+            )
+            row += entry
+        body += row
+    return table
+
+
+def _xref(text: str, reftype: str, target: str, refdoc: str) -> pending_xref:
+    ref = pending_xref(
+        "",
+        refdomain="std",
+        reftype=reftype,
+        reftarget=target,
+        refexplicit=True,
+        refwarn=True,
+        refdoc=refdoc,
+    )
+    ref += nodes.inline(text, text)
+    return ref
+
+
+class ClaimsStatus(SphinxDirective):
+    """Render every notebook's claims record as tables."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        root = Path(self.env.srcdir)
+        notebooks = sorted((root / "notebooks").glob("*.ipynb"))
+        summary_rows: list[list[nodes.Node]] = []
+        claim_rows: list[list[nodes.Node]] = []
+        for nb in notebooks:
+            stem = nb.stem
+            docname = f"notebooks/{stem}"
+            record = root / "data" / "results" / f"{stem}.json"
+            self.env.note_dependency(str(record))
+            if not record.exists():
+                logger.warning(
+                    f"claims-status: no claims record {record} for {nb.name}",
+                    location=self.get_location(),
+                )
+                continue
+            try:
+                data = _load(record)
+            except (ValueError, json.JSONDecodeError) as exc:
+                logger.warning(f"claims-status: {record}: {exc}", location=self.get_location())
+                continue
+            claims = data["claims"]
+            n_hold = sum(c["holds"] for c in claims)
+            summary_rows.append(
+                [
+                    _xref(stem, "doc", f"/{docname}", self.env.docname),
+                    nodes.Text(str(len(claims))),
+                    nodes.Text(str(n_hold)),
+                    nodes.Text(str(len(claims) - n_hold)),
+                    nodes.Text(str(data.get("profile", "?"))),
+                ]
+            )
+            for c in claims:
+                if c.get("section"):
+                    link = _xref(c["id"], "ref", c["section"], self.env.docname)
+                else:
+                    link = _xref(c["id"], "doc", f"/{docname}", self.env.docname)
+                statement = nodes.paragraph("", c["statement"])
+                if c.get("note"):
+                    statement += nodes.Text(" ")
+                    statement += nodes.emphasis("", f"Note: {c['note']}")
+                verdict = nodes.inline(
+                    "",
+                    "✅ holds" if c["holds"] else "❌ does not hold",
+                    classes=["claim-holds" if c["holds"] else "claim-fails"],
+                )
+                claim_rows.append(
+                    [
+                        link,
+                        statement,
+                        nodes.Text(_fmt(c["paper"])),
+                        nodes.Text(_fmt(c["measured"])),
+                        nodes.Text(str(c["criterion"])),
+                        verdict,
+                    ]
+                )
+        out: list[nodes.Node] = []
+        out.append(
+            _table(
+                ["Notebook", "Claims", "Hold", "Do not hold", "Profile"],
+                [30, 10, 10, 12, 10],
+                summary_rows,
+                ["claims-summary"],
+            )
+        )
+        out.append(
+            _table(
+                ["Claim", "Statement", "Paper", "Measured", "Criterion", "Verdict"],
+                [18, 40, 9, 9, 14, 10],
+                claim_rows,
+                ["claims-status"],
+            )
+        )
+        return out
+
+
+def setup(app):
+    app.add_directive("claims-status", ClaimsStatus)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

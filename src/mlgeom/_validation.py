@@ -1,0 +1,201 @@
+"""Input validation shared by the public functions of :mod:`mlgeom`.
+
+Every public function validates its inputs here, once, at the boundary, and reports the
+offending value in the message, so that a bad call fails with one clear error instead of a
+traceback from deep inside numpy.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "check_matrix",
+    "check_vector",
+    "check_labels",
+    "check_positive_int",
+    "check_real",
+    "check_in",
+]
+
+
+def _describe(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_matrix(
+    X: Any,
+    name: str = "X",
+    *,
+    n_cols: int | None = None,
+    min_rows: int = 1,
+    dtype: type = np.float64,
+) -> np.ndarray:
+    """Return ``X`` as a finite 2-D float array, or raise ``ValueError``.
+
+    Parameters
+    ----------
+    X : array_like
+        Candidate matrix, one row per point.
+    name : str, default="X"
+        Name used in error messages.
+    n_cols : int, optional
+        Required number of columns.
+    min_rows : int, default=1
+        Required minimum number of rows (``0`` allows an empty matrix).
+    dtype : type, default=numpy.float64
+        Target dtype.
+
+    Returns
+    -------
+    numpy.ndarray
+        The validated array (a copy only when a conversion was needed).
+    """
+    try:
+        arr = np.asarray(X, dtype=dtype)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a numeric 2-D array; got {_describe(X)}") from exc
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_points, n_features); got shape {arr.shape}")
+    if arr.shape[0] < min_rows:
+        raise ValueError(f"{name} must have at least {min_rows} row(s); got shape {arr.shape}")
+    if n_cols is not None and arr.shape[1] != n_cols:
+        raise ValueError(f"{name} must have {n_cols} column(s); got shape {arr.shape}")
+    if arr.size and not np.all(np.isfinite(arr)):
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        raise ValueError(
+            f"{name} must be finite; got {arr[tuple(bad)]} at index {tuple(int(i) for i in bad)}"
+        )
+    return arr
+
+
+def check_vector(
+    x: Any,
+    name: str = "x",
+    *,
+    size: int | None = None,
+    min_size: int = 1,
+    dtype: type = np.float64,
+) -> np.ndarray:
+    """Return ``x`` as a finite 1-D float array, or raise ``ValueError``.
+
+    Parameters
+    ----------
+    x : array_like
+        Candidate vector.
+    name : str, default="x"
+        Name used in error messages.
+    size : int, optional
+        Required length.
+    min_size : int, default=1
+        Required minimum length.
+    dtype : type, default=numpy.float64
+        Target dtype.
+
+    Returns
+    -------
+    numpy.ndarray
+        The validated vector.
+    """
+    try:
+        arr = np.asarray(x, dtype=dtype)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a numeric 1-D array; got {_describe(x)}") from exc
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {arr.shape}")
+    if size is not None and arr.shape[0] != size:
+        raise ValueError(f"{name} must have length {size}; got length {arr.shape[0]}")
+    if arr.shape[0] < min_size:
+        raise ValueError(f"{name} must have at least {min_size} element(s); got {arr.shape[0]}")
+    if arr.size and not np.all(np.isfinite(arr)):
+        i = int(np.flatnonzero(~np.isfinite(arr))[0])
+        raise ValueError(f"{name} must be finite; got {arr[i]} at index {i}")
+    return arr
+
+
+def check_labels(y: Any, n: int, name: str = "y") -> np.ndarray:
+    r"""Return binary labels ``y`` in ``{-1, +1}`` as a float array of length ``n``.
+
+    Parameters
+    ----------
+    y : array_like
+        Labels; every entry must be ``-1`` or ``+1`` (the slides' sign function
+        :math:`\sigma : X \to \{-1, +1\}`).
+    n : int
+        Required length (the number of points).
+    name : str, default="y"
+        Name used in error messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        Labels as float64.
+    """
+    arr = check_vector(y, name, size=n)
+    bad = ~np.isin(arr, (-1.0, 1.0))
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{name} must contain only -1 and +1; got {arr[i]} at index {i}")
+    return arr
+
+
+def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
+    """Return ``value`` as an ``int`` at least ``minimum``, or raise ``ValueError``."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {_describe(value)}")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value}")
+    return int(value)
+
+
+def check_real(
+    value: Any,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_inclusive: bool = True,
+    high_inclusive: bool = True,
+) -> float:
+    """Return ``value`` as a finite ``float`` inside the given interval, or raise ``ValueError``.
+
+    Parameters
+    ----------
+    value : float
+        Candidate value.
+    name : str
+        Name used in error messages.
+    low, high : float, optional
+        Interval ends (``None`` for unbounded).
+    low_inclusive, high_inclusive : bool, default=True
+        Whether the ends belong to the interval.
+
+    Returns
+    -------
+    float
+        The validated value.
+    """
+    lo_br = "[" if low_inclusive else "("
+    hi_br = "]" if high_inclusive else ")"
+    interval = f"{lo_br}{'-inf' if low is None else low}, {'inf' if high is None else high}{hi_br}"
+    if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
+        raise ValueError(
+            f"{name} must be a finite real number in {interval}; got {_describe(value)}"
+        )
+    v = float(value)
+    too_low = low is not None and (v < low if low_inclusive else v <= low)
+    too_high = high is not None and (v > high if high_inclusive else v >= high)
+    if too_low or too_high:
+        raise ValueError(f"{name} must be in {interval}; got {v}")
+    return v
+
+
+def check_in(value: Any, name: str, allowed: tuple[str, ...]) -> str:
+    """Return ``value`` if it is one of ``allowed``, or raise ``ValueError`` listing them."""
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+    return value

@@ -1,0 +1,19 @@
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _project_root_env(monkeypatch):
+    """Tests run from anywhere: point mlgeom.paths at this checkout, never at a user setting."""
+    monkeypatch.setenv("MLGEOM_ROOT", str(ROOT))
+    for var in ("MLGEOM_RESULTS", "MLGEOM_DATA"):
+        monkeypatch.delenv(var, raising=False)
+    yield
+
+
+def pytest_configure(config):
+    os.environ.setdefault("MPLBACKEND", "Agg")
