@@ -93,6 +93,13 @@ def _run_one(nb_path: Path, profile: str, out_path: Path) -> None:
         strip_volatile(nb)
         nbformat.write(nb, tmp)
         os.replace(tmp, out_path)
+    except Exception:
+        failed = project_root() / "_build" / "reproduce" / "failed" / nb_path.name
+        failed.parent.mkdir(parents=True, exist_ok=True)
+        if Path(tmp).exists():
+            os.replace(tmp, failed)
+            print(f"partial run kept for inspection: {failed}", file=sys.stderr)
+        raise
     finally:
         Path(tmp).unlink(missing_ok=True)
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
