@@ -144,3 +144,9 @@ def test_compare_records_reports_every_difference(tmp_path):
     assert "no records were produced" in C.compare_records(tmp_path / "none", b)[0]
     assert C.main(["compare", str(a), str(b)]) == 1
     assert C.main(["compare", str(a), str(a)]) == 0
+
+
+def test_claim_repr_is_deterministic_and_shows_the_verdict(record):
+    c = record.check("a.b", "s", paper=2.0, measured=1.5, criterion=C.at_most(1.0))
+    assert repr(c) == "a.b: measured 1.5 (paper: 2.0); ≤ 1 → does not hold"
+    assert "0x" not in repr(c)

@@ -169,7 +169,7 @@ def _json_value(name: str, x: Any) -> float | int | str | None:
     raise ValueError(f"{name} must be a number, a string or None; got {x!r} ({type(x).__name__})")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Claim:
     """One checked claim. ``holds`` is computed from ``criterion`` and ``value``; never passed in.
 
@@ -222,6 +222,12 @@ class Claim:
         )
         if self.measured is None:
             raise ValueError(f"claim {self.id}: measured must not be None")
+
+    def __repr__(self) -> str:
+        """One deterministic line a reader can check: verdict, measured vs paper, criterion."""
+        paper = "" if self.paper is None else f" (paper: {self.paper})"
+        verdict = "holds" if self.holds else "does not hold"
+        return f"{self.id}: measured {self.measured}{paper}; {self.criterion.description} → {verdict}"
 
     def to_json(self) -> dict[str, Any]:
         """Return the record entry (the contract's fields plus ``section`` and ``note``)."""
