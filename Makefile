@@ -34,7 +34,7 @@ book: $(STAMP)  ## build the HTML book from the stored notebooks into _build/htm
 	$(BIN)/jupyter-book build . --builder html
 	@echo "open _build/html/index.html"
 
-test: lint unit nbval records strict-book  ## everything CI checks
+test: lint strict-book unit nbval records  ## everything CI checks
 	@echo "make test: all checks passed"
 
 lint: $(STAMP)  ## ruff on the package, tests, book extension and notebooks

@@ -14,8 +14,12 @@ def record(tmp_path):
 
 
 def test_verdict_is_computed_from_the_criterion(record):
-    ok = record.check("a.b", "x within 10%", paper=1.0, measured=1.05, criterion=C.within_rel(1.0, 0.1))
-    bad = record.check("a.c", "x within 1%", paper=1.0, measured=1.05, criterion=C.within_rel(1.0, 0.01))
+    ok = record.check(
+        "a.b", "x within 10%", paper=1.0, measured=1.05, criterion=C.within_rel(1.0, 0.1)
+    )
+    bad = record.check(
+        "a.c", "x within 1%", paper=1.0, measured=1.05, criterion=C.within_rel(1.0, 0.01)
+    )
     assert ok.holds is True and bad.holds is False
 
 
@@ -44,21 +48,33 @@ def test_claim_ids_are_checked(record, bad_id):
 
 def test_non_finite_measurements_are_rejected(record):
     with pytest.raises(ValueError, match="finite"):
-        record.check("a.b", "s", measured=float("nan"), criterion=C.predicate("any", lambda m: True))
+        record.check(
+            "a.b", "s", measured=float("nan"), criterion=C.predicate("any", lambda m: True)
+        )
 
 
 def test_value_is_what_the_criterion_sees(record):
     errors = np.array([0.1, 0.3, 0.2])
     c = record.check(
-        "a.max", "every error <= 0.25", measured=float(errors.max()), value=errors,
+        "a.max",
+        "every error <= 0.25",
+        measured=float(errors.max()),
+        value=errors,
         criterion=C.predicate("all <= 0.25", lambda v: bool(np.all(v <= 0.25))),
     )
     assert c.holds is False and c.measured == 0.3
 
 
 def test_write_is_the_contract_and_atomic(record, tmp_path):
-    record.check("a.b", "s", paper=2, measured=np.float64(1.23456789), criterion=C.at_least(1),
-                 section="sec-a", note="why")
+    record.check(
+        "a.b",
+        "s",
+        paper=2,
+        measured=np.float64(1.23456789),
+        criterion=C.at_least(1),
+        section="sec-a",
+        note="why",
+    )
     record.check("a.c", "ordering", paper=None, measured="A < B", criterion=C.equals("A < B"))
     path = record.write()
     data = json.loads(path.read_text())
@@ -66,10 +82,24 @@ def test_write_is_the_contract_and_atomic(record, tmp_path):
         "notebook": "demo",
         "profile": "book",
         "claims": [
-            {"id": "a.b", "statement": "s", "paper": 2, "measured": 1.23457, "criterion": "≥ 1",
-             "holds": True, "section": "sec-a", "note": "why"},
-            {"id": "a.c", "statement": "ordering", "paper": None, "measured": "A < B",
-             "criterion": "= A < B", "holds": True},
+            {
+                "id": "a.b",
+                "statement": "s",
+                "paper": 2,
+                "measured": 1.23457,
+                "criterion": "≥ 1",
+                "holds": True,
+                "section": "sec-a",
+                "note": "why",
+            },
+            {
+                "id": "a.c",
+                "statement": "ordering",
+                "paper": None,
+                "measured": "A < B",
+                "criterion": "= A < B",
+                "holds": True,
+            },
         ],
     }
     assert [p.name for p in tmp_path.iterdir()] == ["demo.json"]  # no temporary left behind
@@ -125,8 +155,24 @@ def test_load_record_rejects_malformed(tmp_path):
     p.write_text(json.dumps({"notebook": "x", "profile": "book", "claims": [{"id": "a"}]}))
     with pytest.raises(ValueError, match="misses"):
         C.load_record(p)
-    p.write_text(json.dumps({"notebook": "x", "profile": "book", "claims": [
-        {"id": "a", "statement": "s", "paper": None, "measured": 1, "criterion": "c", "holds": "yes"}]}))
+    p.write_text(
+        json.dumps(
+            {
+                "notebook": "x",
+                "profile": "book",
+                "claims": [
+                    {
+                        "id": "a",
+                        "statement": "s",
+                        "paper": None,
+                        "measured": 1,
+                        "criterion": "c",
+                        "holds": "yes",
+                    }
+                ],
+            }
+        )
+    )
     with pytest.raises(ValueError, match="true or false"):
         C.load_record(p)
 

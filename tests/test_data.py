@@ -5,10 +5,21 @@ import pytest
 
 from mlgeom import data as D
 
+EMPTY_FIELDS = '"description": "", "source": "", "terms": "", "get": ""'
+
 
 def _manifest(tmp_path, files):
-    m = {"datasets": {"toy": {"description": "a toy corpus", "source": "the test suite",
-                              "terms": "public domain", "get": "make toy", "files": files}}}
+    m = {
+        "datasets": {
+            "toy": {
+                "description": "a toy corpus",
+                "source": "the test suite",
+                "terms": "public domain",
+                "get": "make toy",
+                "files": files,
+            }
+        }
+    }
     p = tmp_path / "manifest.json"
     p.write_text(json.dumps(m))
     return D.load_manifest(p)
@@ -34,8 +45,14 @@ def test_missing_data_gives_one_clear_message(tmp_path, monkeypatch):
     with pytest.raises(D.DataError) as exc:
         D.require("toy", manifest=manifest)
     msg = str(exc.value)
-    for part in ("missing toy/a.txt", "nowhere", "MLGEOM_DATA", "the test suite", "public domain",
-                 "Get it with: make toy"):
+    for part in (
+        "missing toy/a.txt",
+        "nowhere",
+        "MLGEOM_DATA",
+        "the test suite",
+        "public domain",
+        "Get it with: make toy",
+    ):
         assert part in msg
     with pytest.raises(D.DataError, match="unknown dataset 'other'"):
         D.require("other", manifest=manifest)
@@ -47,10 +64,14 @@ def test_missing_data_gives_one_clear_message(tmp_path, monkeypatch):
         ("{", "not valid JSON"),
         ('{"datasets": []}', "top level"),
         ('{"datasets": {"x": {"files": {}}}}', "misses"),
-        ('{"datasets": {"x": {"description": "", "source": "", "terms": "", "get": "", "files": {"a": "xyz"}}}}',
-         "64 lower-case hex"),
-        ('{"datasets": {"x": {"description": "", "source": "", "terms": "", "get": "", "files": {"../a": "'
-         + "0" * 64 + '"}}}}', "must be relative"),
+        (
+            '{"datasets": {"x": {' + EMPTY_FIELDS + ', "files": {"a": "xyz"}}}}',
+            "64 lower-case hex",
+        ),
+        (
+            '{"datasets": {"x": {' + EMPTY_FIELDS + ', "files": {"../a": "' + "0" * 64 + '"}}}}',
+            "must be relative",
+        ),
     ],
 )
 def test_malformed_manifests(tmp_path, text, match):

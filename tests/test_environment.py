@@ -24,7 +24,9 @@ def _pins(lines):
 
 def _pyproject_pins():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    deps = project["dependencies"] + [d for group in project["optional-dependencies"].values() for d in group]
+    deps = project["dependencies"] + [
+        d for group in project["optional-dependencies"].values() for d in group
+    ]
     pins = _pins(deps)
     assert len(pins) == len(deps), f"every dependency must be an exact pin: {deps}"
     return pins
@@ -42,7 +44,9 @@ def test_environment_yml_has_the_same_pins():
 def test_constraints_agree_with_pyproject():
     constraints = _pins((ROOT / "constraints.txt").read_text().splitlines())
     for name, version in _pyproject_pins().items():
-        assert constraints.get(name) == version, f"{name}: pyproject {version}, constraints {constraints.get(name)}"
+        assert constraints.get(name) == version, (
+            f"{name}: pyproject {version}, constraints {constraints.get(name)}"
+        )
 
 
 def test_jupyter_book_is_1x():

@@ -53,11 +53,21 @@ def test_loglog_slope_bad_inputs():
 def test_strip_volatile_removes_timings_only():
     nb = {
         "metadata": {"papermill": {"duration": 3.2}, "kernelspec": {"name": "python3"}},
-        "cells": [{"metadata": {"tags": ["x"], "papermill": {"start_time": "t"},
-                                "execution": {"iopub.execute_input": "t"}}}],
+        "cells": [
+            {
+                "metadata": {
+                    "tags": ["x"],
+                    "papermill": {"start_time": "t"},
+                    "execution": {"iopub.execute_input": "t"},
+                }
+            }
+        ],
     }
     strip_volatile(nb)
-    assert nb == {"metadata": {"kernelspec": {"name": "python3"}}, "cells": [{"metadata": {"tags": ["x"]}}]}
+    assert nb == {
+        "metadata": {"kernelspec": {"name": "python3"}},
+        "cells": [{"metadata": {"tags": ["x"]}}],
+    }
 
 
 def test_every_notebook_is_found():

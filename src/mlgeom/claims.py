@@ -227,7 +227,9 @@ class Claim:
         """One deterministic line a reader can check: verdict, measured vs paper, criterion."""
         paper = "" if self.paper is None else f" (paper: {self.paper})"
         verdict = "holds" if self.holds else "does not hold"
-        return f"{self.id}: measured {self.measured}{paper}; {self.criterion.description} → {verdict}"
+        return (
+            f"{self.id}: measured {self.measured}{paper}; {self.criterion.description} → {verdict}"
+        )
 
     def to_json(self) -> dict[str, Any]:
         """Return the record entry (the contract's fields plus ``section`` and ``note``)."""

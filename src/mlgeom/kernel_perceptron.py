@@ -318,8 +318,9 @@ def rkhs_margin(
     :math:`\gamma_0 = \min_{u \in \mathrm{conv}\{\sigma(x_i)\phi(x_i)\}} \|u\|` the norm of the
     minimum-norm point of the signed feature hull (slides: "Polytope Distance", with
     :math:`Q = \{0\}`; "Kernel Perceptron Algorithm"). We factor the Gram matrix
-    :math:`K = V \Lambda V^	op` and use the explicit features :math:`V\Lambda^{1/2}` (rows),
-    whose inner products reproduce :math:`K`, in :func:`mlgeom.polytope_distance.polytope_distance_qp`.
+    :math:`K = V \Lambda V^\top` and use the explicit features :math:`V\Lambda^{1/2}` (rows),
+    whose inner products reproduce :math:`K`, in
+    :func:`mlgeom.polytope_distance.polytope_distance_qp`.
 
     Parameters
     ----------
@@ -352,4 +353,3 @@ def rkhs_margin(
     features = V * np.sqrt(np.clip(lam, 0.0, None))
     signed = y_[:, None] * features
     return polytope_distance_qp(signed, np.zeros((1, signed.shape[1]))).distance
-
