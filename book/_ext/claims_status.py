@@ -134,19 +134,19 @@ class ClaimsStatus(SphinxDirective):
                     link = _xref(c["id"], "ref", c["section"], self.env.docname)
                 else:
                     link = _xref(c["id"], "doc", f"/{docname}", self.env.docname)
-                statement = nodes.paragraph("", c["statement"])
+                claim_cell = nodes.paragraph()
+                claim_cell += link
+                claim_cell += nodes.inline("", c["statement"], classes=["claim-statement"])
                 if c.get("note"):
-                    statement += nodes.Text(" ")
-                    statement += nodes.emphasis("", f"Note: {c['note']}")
+                    claim_cell += nodes.emphasis("", f"Why: {c['note']}", classes=["claim-note"])
                 verdict = nodes.inline(
                     "",
-                    "✅ holds" if c["holds"] else "❌ does not hold",
+                    "✓ holds" if c["holds"] else "✗ does not hold",
                     classes=["claim-holds" if c["holds"] else "claim-fails"],
                 )
                 claim_rows.append(
                     [
-                        link,
-                        statement,
+                        claim_cell,
                         nodes.Text(_fmt(c["paper"])),
                         nodes.Text(_fmt(c["measured"])),
                         nodes.Text(str(c["criterion"])),
@@ -164,8 +164,8 @@ class ClaimsStatus(SphinxDirective):
         )
         out.append(
             _table(
-                ["Claim", "Statement", "Paper", "Measured", "Criterion", "Verdict"],
-                [18, 40, 9, 9, 14, 10],
+                ["Claim", "Paper", "Measured", "Criterion", "Verdict"],
+                [50, 9, 10, 17, 14],
                 claim_rows,
                 ["claims-status"],
             )
@@ -173,6 +173,12 @@ class ClaimsStatus(SphinxDirective):
         return out
 
 
+def _add_static(app, config):
+    config.html_static_path.append(str(Path(__file__).parent / "static"))
+
+
 def setup(app):
     app.add_directive("claims-status", ClaimsStatus)
+    app.connect("config-inited", _add_static)
+    app.add_css_file("claims_status.css")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
