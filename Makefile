@@ -40,8 +40,8 @@ test: lint strict-book unit nbval records  ## everything CI checks
 lint: $(STAMP)  ## ruff on the package, tests, book extension and notebooks
 	$(BIN)/ruff check .
 
-unit: $(STAMP)  ## unit and property tests (including a smoke run of every notebook)
-	$(BIN)/pytest -n $(JOBS) tests
+unit: $(STAMP)  ## unit, property and doctests (including a smoke run of every notebook)
+	$(BIN)/pytest -n $(JOBS) --doctest-modules tests src
 
 nbval: $(STAMP)  ## re-execute every notebook at its stored profile and compare outputs
 	rm -rf $(CHECK)
