@@ -62,7 +62,11 @@ def _git_commit(root: Path) -> str:
             ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, check=True
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         return out + ("-dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
@@ -133,6 +137,7 @@ def run(profile: str = "book", names: list[str] | None = None) -> dict[str, dict
             f"unknown notebook(s) {unknown}; available: {', '.join(sorted(available))}"
         )
     report: dict[str, dict] = {}
+    commit = _git_commit(root)  # the code that runs, taken before anything executes
     for k, name in enumerate(chosen, 1):
         src = available[name]
         out = src if profile == "book" else root / "_build" / "reproduce" / profile / src.name
@@ -151,7 +156,7 @@ def run(profile: str = "book", names: list[str] | None = None) -> dict[str, dict
         report[name] = {"wall_time_s": round(wall, 1), "peak_rss_mb": round(peak_mb, 1)}
         print(f"    done in {wall:.1f} s, kernel peak memory {peak_mb:.0f} MB", flush=True)
         if profile == "paper":
-            _stamp_paper_record(name, wall, root)
+            _stamp_paper_record(name, wall, commit)
     _write_report(profile, report, root)
     return report
 
@@ -160,13 +165,13 @@ def _machine() -> str:
     return f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
-def _stamp_paper_record(name: str, wall: float, root: Path) -> None:
+def _stamp_paper_record(name: str, wall: float, commit: str) -> None:
     path = results_dir("paper") / f"{name}.json"
     if not path.exists():
         return
     rec = json.loads(path.read_text(encoding="utf-8"))
     rec["provenance"] = {
-        "commit": _git_commit(root),
+        "commit": commit,
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "machine": _machine(),
         "wall_time_s": round(wall, 1),
