@@ -1,0 +1,262 @@
+r"""Risk bounds of Kontorovich & Weiss (2014) for multiclass nearest neighbours.
+
+All functions are vectorised over their array arguments (numpy broadcasting) and use natural
+logarithms except where the paper writes :math:`\log_2`.
+
+* :func:`log_covering_lemma2` -- Lemma 2:
+  :math:`\log N(\varepsilon, H_L, \|\cdot\|_\infty) \le (16L/\varepsilon)^D \log(5k/\varepsilon)`.
+* :func:`log_covering_lemma3` -- Lemma 3 (connected, centred spaces), in the explicit form its
+  proof gives: :math:`|\hat H| \le (\lceil 4k/\varepsilon\rceil + 1)(2k+1)^{|N| - 1}` with
+  :math:`|N| \le (16L/\varepsilon)^D`, i.e.
+  :math:`O((L/\varepsilon)^D \log k + \log(1/\varepsilon))`.
+* :func:`delta_rad` -- Theorem 4:
+  :math:`c_D L \left(\frac{\log 5k}{n}\right)^{1/(D+1)} +
+  \sqrt{\frac{(\log\log_2 2L)_+}{n}} + \sqrt{\frac{\log(2/\delta)}{2n}}`.
+* :func:`delta_fat` -- Theorem 5:
+  :math:`\sqrt{\frac{2}{n}\left(2\,(16L)^D \log(20k) + \ln\frac{2L}{\delta}\right)} + \frac1n`.
+* :func:`delta_combined` -- Section 3.2.4:
+  :math:`\Delta = \min\{\Delta_{\rm Rad}, \Delta_{\rm fat}\}`.
+* :func:`theorem1_bound` -- Theorem 1:
+  :math:`\mathbb E_S[P(g_{NN}(X) \ne Y)] \le 2P(g^*(X) \ne Y) + 4L/n^{1/(D+1)}`.
+
+Reading the printed formulas
+----------------------------
+The paper's text gives the bounds only in typeset form; two points are our reading.
+
+* **The constant** :math:`c_D` of Theorem 4 (eq. 10) "depends only on D" and is derived in
+  Appendix B, which is not in our copy. We use :data:`C_D_DEFAULT` ``= 1``: it is the value under
+  which Figure 3 (y-axis 0 to 1, curves for :math:`L = 1, \dots, 8` starting near
+  :math:`8 \cdot (\log 50/10^6)^{1/6} \approx 1` at :math:`m = 10^6`) is drawn, and every
+  function takes ``c_D`` as a parameter. It is a plotting constant, not a proven one: a
+  Dudley-integral constant from Lemma 2 is orders of magnitude larger.
+* **The positive part** in :math:`(\log\log_2 2L)_+`: for :math:`L \le 1` the iterated logarithm
+  is :math:`\le 0` (or undefined); the stratification over :math:`L` that produces this term
+  starts at :math:`L = 1`, so the term is 0 there.
+* **Theorem 5's factor 2**: the extracted formula reads
+  ``2 (16L)^D log(20k)`` inside the square root, i.e. :math:`2(16L)^D\log(20k)`; we implement
+  it as printed (``fat_factor=2``) and the chapter shows the effect of dropping it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mlgeom._validation import check_real
+
+__all__ = [
+    "C_D_DEFAULT",
+    "BOUNDS",
+    "complexity",
+    "crossover",
+    "delta_combined",
+    "delta_fat",
+    "delta_rad",
+    "log_covering_lemma2",
+    "log_covering_lemma3",
+    "theorem1_bound",
+]
+
+#: The constant :math:`c_D` of Theorem 4 used by default (the value Figure 3 is drawn with).
+C_D_DEFAULT = 1.0
+
+#: Names of the complexity terms :func:`complexity` accepts.
+BOUNDS: tuple[str, ...] = ("min", "rad", "fat")
+
+
+def _pos(x: Any, name: str) -> np.ndarray:
+    arr = np.asarray(x, dtype=np.float64)
+    if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
+        bad = arr[~(np.isfinite(arr) & (arr > 0))].ravel()[0]
+        raise ValueError(f"{name} must be finite and > 0; got {bad}")
+    return arr
+
+
+def _delta(delta: float) -> float:
+    return check_real(delta, "delta", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+
+
+def _k(k: Any) -> np.ndarray:
+    arr = np.asarray(k, dtype=np.float64)
+    if not np.all(np.isfinite(arr)) or np.any(arr < 2) or np.any(arr != np.round(arr)):
+        raise ValueError(f"k (number of classes) must be an integer >= 2; got {k!r}")
+    return arr
+
+
+def log_covering_lemma2(eps: Any, L: Any, k: Any, D: float) -> np.ndarray:
+    r"""Lemma 2's bound on the metric entropy of :math:`H_L`.
+
+    :math:`\log N(\varepsilon, H_L, \|\cdot\|_\infty) \le (16L/\varepsilon)^D
+    \log(5k/\varepsilon)`.
+
+    Parameters
+    ----------
+    eps : float or array_like
+        Scale :math:`\varepsilon > 0`.
+    L : float or array_like
+        Lipschitz constant.
+    k : int or array_like
+        Number of classes (>= 2).
+    D : float
+        Doubling dimension.
+    """
+    eps, L, k = _pos(eps, "eps"), _pos(L, "L"), _k(k)
+    D = check_real(D, "D", low=0.0, low_inclusive=False)
+    return (16.0 * L / eps) ** D * np.log(5.0 * k / eps)
+
+
+def log_covering_lemma3(eps: Any, L: Any, k: Any, D: float) -> np.ndarray:
+    r"""Lemma 3's bound on the metric entropy of :math:`H_L`, in its explicit form.
+
+    :math:`\log(\lceil 4k/\varepsilon\rceil + 1) + (|N| - 1)\log(2k + 1)`.
+
+    With :math:`|N| = (16L/\varepsilon)^D` (the bound on the cover of :math:`\mathcal X` used in
+    Lemma 2's proof). For :math:`\varepsilon \le 1` it never exceeds Lemma 2 and the gap is the
+    factor :math:`\log(2k+1)/\log(5k/\varepsilon)` on the leading term.
+    """
+    eps, L, k = _pos(eps, "eps"), _pos(L, "L"), _k(k)
+    D = check_real(D, "D", low=0.0, low_inclusive=False)
+    N = (16.0 * L / eps) ** D
+    return np.log(np.ceil(4.0 * k / eps) + 1.0) + (N - 1.0) * np.log(2.0 * k + 1.0)
+
+
+def delta_rad(
+    n: Any, L: Any, delta: float, k: Any, D: float, c_D: float = C_D_DEFAULT
+) -> np.ndarray:
+    r"""Theorem 4's complexity term :math:`\Delta_{\rm Rad}(n, L, \delta)`.
+
+    .. math::
+        c_D L \left(\frac{\log 5k}{n}\right)^{\frac{1}{D+1}}
+        + \sqrt{\frac{(\log \log_2 2L)_+}{n}} + \sqrt{\frac{\log(2/\delta)}{2n}}
+
+    Parameters
+    ----------
+    n : float or array_like
+        Sample size.
+    L : float or array_like
+        Lipschitz constant (> 0).
+    delta : float
+        Confidence parameter in (0, 1).
+    k : int or array_like
+        Number of classes (>= 2).
+    D : float
+        Doubling dimension (> 0).
+    c_D : float, default=C_D_DEFAULT
+        The constant of eq. (10) (see the module notes).
+    """
+    n, L, k = _pos(n, "n"), _pos(L, "L"), _k(k)
+    delta = _delta(delta)
+    D = check_real(D, "D", low=0.0, low_inclusive=False)
+    c_D = check_real(c_D, "c_D", low=0.0, low_inclusive=False)
+    loglog = np.log(np.maximum(np.log2(2.0 * L), 1.0))  # (log log2 2L)_+
+    return (
+        c_D * L * (np.log(5.0 * k) / n) ** (1.0 / (D + 1.0))
+        + np.sqrt(loglog / n)
+        + np.sqrt(np.log(2.0 / delta) / (2.0 * n))
+    )
+
+
+def delta_fat(
+    n: Any, L: Any, delta: float, k: Any, D: float, fat_factor: float = 2.0
+) -> np.ndarray:
+    r"""Theorem 5's complexity term :math:`\Delta_{\rm fat}(n, L, \delta)`.
+
+    .. math::
+        \sqrt{\frac{2}{n}\left(2\,(16L)^D \log(20k) + \ln\frac{2L}{\delta}\right)} + \frac{1}{n}
+
+    ``fat_factor`` is the coefficient of :math:`(16L)^D \log(20k)` (2 as printed; see the
+    module notes).
+    """
+    n, L, k = _pos(n, "n"), _pos(L, "L"), _k(k)
+    delta = _delta(delta)
+    D = check_real(D, "D", low=0.0, low_inclusive=False)
+    fat_factor = check_real(fat_factor, "fat_factor", low=0.0, low_inclusive=False)
+    inner = fat_factor * (16.0 * L) ** D * np.log(20.0 * k) + np.log(2.0 * L / delta)
+    return np.sqrt(2.0 / n * np.maximum(inner, 0.0)) + 1.0 / n
+
+
+def delta_combined(
+    n: Any,
+    L: Any,
+    delta: float,
+    k: Any,
+    D: float,
+    c_D: float = C_D_DEFAULT,
+    fat_factor: float = 2.0,
+) -> np.ndarray:
+    r"""Section 3.2.4: :math:`\Delta = \min\{\Delta_{\rm Rad}, \Delta_{\rm fat}\}` (Figure 3)."""
+    return np.minimum(delta_rad(n, L, delta, k, D, c_D), delta_fat(n, L, delta, k, D, fat_factor))
+
+
+def complexity(
+    bound: str,
+    n: Any,
+    L: Any,
+    delta: float,
+    k: Any,
+    D: float,
+    c_D: float = C_D_DEFAULT,
+    fat_factor: float = 2.0,
+) -> np.ndarray:
+    """Dispatch to :func:`delta_combined` (``"min"``), :func:`delta_rad` or :func:`delta_fat`."""
+    if bound == "min":
+        return delta_combined(n, L, delta, k, D, c_D, fat_factor)
+    if bound == "rad":
+        return delta_rad(n, L, delta, k, D, c_D)
+    if bound == "fat":
+        return delta_fat(n, L, delta, k, D, fat_factor)
+    raise ValueError(f"bound must be one of 'min', 'rad', 'fat'; got {bound!r}")
+
+
+def crossover(
+    L: float,
+    delta: float,
+    k: int,
+    D: float,
+    c_D: float = C_D_DEFAULT,
+    fat_factor: float = 2.0,
+    n_range: tuple[float, float] = (1e2, 1e30),
+) -> float:
+    r"""Sample size at which :math:`\Delta_{\rm fat}` drops below :math:`\Delta_{\rm Rad}`.
+
+    :math:`\Delta_{\rm fat} - \Delta_{\rm Rad}` changes sign once on ``n_range`` (the fat
+    term decays like :math:`n^{-1/2}`, the Rademacher term like :math:`n^{-1/(D+1)}`); the root
+    is found by bisection in :math:`\log n`. Returns ``nan`` if there is no sign change.
+    """
+    lo, hi = np.log(n_range[0]), np.log(n_range[1])
+
+    def gap(logn: float) -> float:
+        n = np.exp(logn)
+        return float(delta_fat(n, L, delta, k, D, fat_factor) - delta_rad(n, L, delta, k, D, c_D))
+
+    if not (gap(lo) > 0 > gap(hi)):
+        return float("nan")
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if gap(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return float(np.exp(hi))
+
+
+def theorem1_bound(n: Any, bayes_risk: float, L: float, D: float) -> np.ndarray:
+    r"""Theorem 1: :math:`2 P(g^*(X) \ne Y) + 4L / n^{1/(D+1)}`.
+
+    Parameters
+    ----------
+    n : int or array_like
+        Sample size.
+    bayes_risk : float
+        :math:`P(g^*(X) \ne Y)` in [0, 1].
+    L : float
+        Lipschitz constant of :math:`\eta` in the sup-norm.
+    D : float
+        Doubling dimension of :math:`\mathcal X` (with :math:`\operatorname{diam} = 1`).
+    """
+    n = _pos(n, "n")
+    bayes_risk = check_real(bayes_risk, "bayes_risk", low=0.0, high=1.0)
+    L = check_real(L, "L", low=0.0)
+    D = check_real(D, "D", low=0.0, low_inclusive=False)
+    return 2.0 * bayes_risk + 4.0 * L / n ** (1.0 / (D + 1.0))
