@@ -5,7 +5,8 @@ Usage in a MyST page::
     ```{claims-status}
     ```
 
-For every notebook in ``notebooks/*.ipynb`` the directive reads its record
+For every notebook of the book (``notebooks/*.ipynb`` in the table of contents) the
+directive reads its record
 ``data/results/<notebook>.json`` (written by the notebook when it last ran; see
 ``mlgeom.claims``) and renders one table row per claim: the claim (linked to the notebook
 section that checks it), the paper's value, the measured value, the criterion and the
@@ -99,7 +100,12 @@ class ClaimsStatus(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         root = Path(self.env.srcdir)
-        notebooks = sorted((root / "notebooks").glob("*.ipynb"))
+        # Only chapters that are in the book (the table of contents), not every file on disk.
+        notebooks = [
+            nb
+            for nb in sorted((root / "notebooks").glob("*.ipynb"))
+            if f"notebooks/{nb.stem}" in self.env.found_docs
+        ]
         summary_rows: list[list[nodes.Node]] = []
         claim_rows: list[list[nodes.Node]] = []
         for nb in notebooks:

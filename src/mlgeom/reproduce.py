@@ -80,7 +80,11 @@ def _run_one(nb_path: Path, profile: str, out_path: Path) -> None:
 
     params = None if profile == "book" else {"PROFILE": profile}
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".ipynb", dir=out_path.parent, prefix=f".{nb_path.stem}.")
+    # The partial notebook lives outside notebooks/ (no build or test may see it half-written);
+    # _build/ is on the same file system, so the final os.replace stays atomic.
+    scratch = project_root() / "_build" / "reproduce" / "tmp"
+    scratch.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(suffix=".ipynb", dir=scratch, prefix=f"{nb_path.stem}.")
     os.close(fd)
     try:
         pm.execute_notebook(
