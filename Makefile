@@ -13,7 +13,7 @@ NB      ?=
 JOBS    ?= 2
 CHECK   := _build/check
 
-.PHONY: help env book test lint unit nbval records strict-book reproduce lock clean
+.PHONY: help env book test lint unit nbval records strict-book reproduce bench lock clean
 
 help:  ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -57,6 +57,10 @@ strict-book: $(STAMP)  ## full book build with warnings as errors and nitpicky r
 
 reproduce: $(STAMP)  ## re-execute notebooks (PROFILE=book|smoke|paper, NB=name) and rewrite outputs
 	$(BIN)/python -m mlgeom.reproduce --profile $(PROFILE) $(if $(NB),--nb $(NB))
+
+bench: $(STAMP)  ## speed benchmarks: ratios against plain references (volatile; not in make test)
+	$(BIN)/python -m mlgeom.metric_nn_experiments
+	$(BIN)/python -m mlgeom.fenchel_young_experiments
 
 lock: $(STAMP)  ## regenerate constraints.txt from the current environment
 	{ sed -n '1,2p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable | grep -v '^mlgeom'; } > constraints.tmp
