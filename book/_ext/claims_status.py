@@ -124,6 +124,17 @@ class ClaimsStatus(SphinxDirective):
             except (ValueError, json.JSONDecodeError) as exc:
                 logger.warning(f"claims-status: {record}: {exc}", location=self.get_location())
                 continue
+            # The committed PROFILE=paper snapshot, when there is one (data/results/paper/).
+            paper_record = root / "data" / "results" / "paper" / f"{stem}.json"
+            self.env.note_dependency(str(paper_record))
+            at_scale = {}
+            if paper_record.exists():
+                try:
+                    at_scale = {c["id"]: c for c in _load(paper_record)["claims"]}
+                except (ValueError, json.JSONDecodeError) as exc:
+                    logger.warning(
+                        f"claims-status: {paper_record}: {exc}", location=self.get_location()
+                    )
             claims = data["claims"]
             n_hold = sum(c["holds"] for c in claims)
             summary_rows.append(
@@ -150,6 +161,16 @@ class ClaimsStatus(SphinxDirective):
                     "✓ holds" if c["holds"] else "✗ does not hold",
                     classes=["claim-holds" if c["holds"] else "claim-fails"],
                 )
+                big = at_scale.get(c["id"])
+                scale_cell = (
+                    nodes.Text("—")
+                    if big is None
+                    else nodes.inline(
+                        "",
+                        f"{_fmt(big['measured'])} {'✓' if big['holds'] else '✗'}",
+                        classes=["claim-holds" if big["holds"] else "claim-fails"],
+                    )
+                )
                 claim_rows.append(
                     [
                         claim_cell,
@@ -157,6 +178,7 @@ class ClaimsStatus(SphinxDirective):
                         nodes.Text(_fmt(c["measured"])),
                         nodes.Text(str(c["criterion"])),
                         verdict,
+                        scale_cell,
                     ]
                 )
         out: list[nodes.Node] = []
@@ -170,8 +192,8 @@ class ClaimsStatus(SphinxDirective):
         )
         out.append(
             _table(
-                ["Claim", "Paper", "Measured", "Criterion", "Verdict"],
-                [50, 9, 10, 17, 14],
+                ["Claim", "Paper", "Measured", "Criterion", "Verdict", "Paper scale"],
+                [44, 8, 9, 16, 12, 11],
                 claim_rows,
                 ["claims-status"],
             )
