@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from mlgeom.paths import results_dir
 from mlgeom.profiles import check_profile
@@ -335,7 +336,7 @@ class ClaimsRecord:
             raise
         return self.path
 
-    def table(self, ids: Iterable[str] | None = None):
+    def table(self, ids: Iterable[str] | None = None) -> pd.DataFrame:
         """Return the claims as a :class:`pandas.DataFrame` (paper beside measured, verdict).
 
         Parameters
@@ -343,8 +344,6 @@ class ClaimsRecord:
         ids : iterable of str, optional
             Only these claims, in this order (default: all).
         """
-        import pandas as pd
-
         chosen = self.claims if ids is None else [self._claims[i] for i in ids]
         rows = [
             {
@@ -378,8 +377,6 @@ def load_record(path: str | os.PathLike) -> dict[str, Any]:
     p = Path(path)
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise
     except json.JSONDecodeError as exc:
         raise ValueError(f"{p}: not valid JSON ({exc})") from exc
     if not isinstance(data, dict):
