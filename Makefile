@@ -61,6 +61,7 @@ reproduce: $(STAMP)  ## re-execute notebooks (PROFILE=book|smoke|paper, NB=name)
 bench: $(STAMP)  ## speed benchmarks: ratios against plain references (volatile; not in make test)
 	$(BIN)/python -m mlgeom.metric_nn_experiments
 	$(BIN)/python -m mlgeom.fenchel_young_experiments
+	$(BIN)/python -m mlgeom.lp_multiscale_experiments
 
 lock: $(STAMP)  ## regenerate constraints.txt from the current environment
 	{ sed -n '1,2p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable | grep -v '^mlgeom'; } > constraints.tmp

@@ -1,0 +1,322 @@
+"""Contextual search on a knowledge set ``K_t = r·B_d ∩ {cuts}`` ([LLS20] Algorithm 1, Appendix A).
+
+Guruganesh et al. (2021), Appendix A, restate the contextual-search algorithm of Liu, Paes Leme
+and Schneider (2020): with ``z_i = 2^{-i}/(8d)``, pick the largest ``i`` with
+``width(K_t; x_t) <= 2^{-i}`` and guess ``g_t`` so that the hyperplane ``⟨v, x_t⟩ = g_t`` halves
+``Vol(K_t + z_i B_d)``. The potential is
+``Φ(K_t) = Σ_{i>=1} 2^{-αi} log(Vol(K_t + z_i B_d)/Vol(z_i B_d))``.
+
+Implementation choices (said in the notebook):
+
+* ``width`` is computed by linear programming (scipy HiGHS) over the cuts, the box ``[-r, r]^d``
+  and tangent cuts of the ball added by Kelley's cutting-plane method until the LP optimum is
+  within a relative ``ball_tol`` of the ball; the result is an upper bound on the exact width
+  (the loss bound ``L`` of Definition 9 must be an upper bound).
+* ``K_t`` is represented by a population of hit-and-run chains (closed-form chords through the
+  ball and the cuts), kept across rounds: after a cut, violating particles are replaced by
+  copies of survivors and every particle takes ``n_steps`` hit-and-run steps. Samples of
+  ``K_t + z_i B_d`` are ``particle + z_i·(uniform point of B_d)`` (the convolution, not the
+  uniform law on the Minkowski sum; ``z_i <= width/(8d)`` keeps the two close).
+* Volumes: :func:`ball_fraction` estimates ``Vol(K)/Vol(rB_d)`` by exact uniform sampling of the
+  ball with a binomial standard error; :func:`disk_polygon_area` computes it exactly in ``d = 2``
+  and :func:`steiner_area` gives ``Area(K + zB)`` by Steiner's formula.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.optimize import linprog
+
+from mlgeom._validation import check_matrix, check_positive_int, check_real, check_vector
+from mlgeom.random import as_generator
+
+__all__ = [
+    "BallKnowledgeSet",
+    "ContextualSearch",
+    "z_scale",
+    "initial_potential",
+    "uniform_ball",
+    "ball_fraction",
+    "disk_polygon_area",
+    "steiner_area",
+]
+
+
+def z_scale(i: int | np.ndarray, d: int) -> np.ndarray | float:
+    """``z_i = 2^{-i}/(8d)`` (Algorithm 1)."""
+    return 2.0 ** (-np.asarray(i, dtype=float)) / (8.0 * d)
+
+
+def initial_potential(d: int, alpha: float = 1.0, n_terms: int = 60) -> float:
+    """``Φ(B_d) = Σ_{i=1}^{n_terms} 2^{-αi} d log(1 + 1/z_i)`` (Appendix A, display after A.1)."""
+    d = check_positive_int(d, "d")
+    alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
+    i = np.arange(1, n_terms + 1)
+    return float(np.sum(2.0 ** (-alpha * i) * d * np.log1p(1.0 / z_scale(i, d))))
+
+
+def uniform_ball(n: int, d: int, seed=None, radius: float = 1.0) -> np.ndarray:
+    """``n`` independent uniform points of the ball ``radius·B_d``."""
+    rng = as_generator(seed)
+    g = rng.standard_normal((n, d))
+    g /= np.linalg.norm(g, axis=1, keepdims=True)
+    return radius * g * rng.random((n, 1)) ** (1.0 / d)
+
+
+class BallKnowledgeSet:
+    """``K = radius·B_d ∩ {w : A w <= b}`` with LP widths and a hit-and-run particle population.
+
+    Parameters
+    ----------
+    d : int
+        Dimension.
+    radius : float, default=1.0
+        Radius of the initial ball (``K_1 = radius·B_d``).
+    n_particles : int, default=128
+        Number of hit-and-run chains.
+    n_steps : int, default=2
+        Hit-and-run steps per chain after every cut (and per request for samples).
+    ball_tol : float, default=1e-3
+        Relative tolerance of Kelley's tangent cuts in :meth:`width`.
+    seed : int or numpy.random.Generator, optional
+        Randomness of the sampler.
+    """
+
+    def __init__(self, d, radius=1.0, n_particles=128, n_steps=2, ball_tol=1e-3, seed=None):
+        self.d = check_positive_int(d, "d")
+        self.radius = check_real(radius, "radius", low=0.0, low_inclusive=False)
+        self.n_particles = check_positive_int(n_particles, "n_particles", minimum=2)
+        self.n_steps = check_positive_int(n_steps, "n_steps", minimum=0)
+        self.ball_tol = check_real(ball_tol, "ball_tol", low=0.0, low_inclusive=False)
+        self.rng = as_generator(seed)
+        self.A = np.zeros((0, self.d))
+        self.b = np.zeros(0)
+        self._tangent = np.zeros((0, self.d))
+        self.particles = uniform_ball(self.n_particles, self.d, self.rng, self.radius)
+        self.n_lp = 0
+
+    # -------------------------------------------------------------- widths (LP) ---------------
+    def _support(self, q: np.ndarray) -> tuple[float, np.ndarray]:
+        r = self.radius
+        for _ in range(60):
+            A_ub = np.vstack([self.A, self._tangent]) if len(self._tangent) else self.A
+            b_ub = np.concatenate([self.b, np.full(len(self._tangent), r)])
+            res = linprog(
+                -q,
+                A_ub=A_ub if len(A_ub) else None,
+                b_ub=b_ub if len(b_ub) else None,
+                bounds=[(-r, r)] * self.d,
+                method="highs",
+            )
+            self.n_lp += 1
+            if res.status != 0:
+                raise RuntimeError(f"width LP failed: {res.message}")
+            w = res.x
+            nw = float(np.linalg.norm(w))
+            if nw <= r * (1.0 + self.ball_tol):
+                return float(q @ w), w
+            self._tangent = np.vstack([self._tangent, w / nw])
+        return float(q @ w), w
+
+    def extent(self, q) -> tuple[float, float]:
+        """``(min_{v∈K} ⟨v, q⟩, max_{v∈K} ⟨v, q⟩)`` by LP (outer bounds within ``ball_tol``)."""
+        q = check_vector(q, "q", size=self.d)
+        hi, _ = self._support(q)
+        lo, _ = self._support(-q)
+        return -lo, hi
+
+    def width(self, q) -> float:
+        """``width(K; q) = max_{v∈K}⟨v, q⟩ − min_{v∈K}⟨v, q⟩`` (Algorithm 1)."""
+        lo, hi = self.extent(q)
+        return hi - lo
+
+    # -------------------------------------------------------------- sampler -------------------
+    def contains(self, X) -> np.ndarray:
+        """Membership of the rows of ``X`` in ``K``."""
+        X = np.atleast_2d(X)
+        ok = np.einsum("ij,ij->i", X, X) <= self.radius**2 * (1 + 1e-12)
+        if len(self.b):
+            ok &= np.all(X @ self.A.T <= self.b + 1e-12, axis=1)
+        return ok
+
+    def hit_and_run(self, n_steps: int | None = None) -> np.ndarray:
+        """Advance every chain by ``n_steps`` hit-and-run steps; return the particles."""
+        X = self.particles
+        for _ in range(self.n_steps if n_steps is None else n_steps):
+            U = self.rng.standard_normal(X.shape)
+            U /= np.linalg.norm(U, axis=1, keepdims=True)
+            xu = np.einsum("ij,ij->i", X, U)
+            with np.errstate(over="ignore", invalid="ignore"):
+                rad = np.einsum("ij,ij->i", X, X) - self.radius**2
+                disc = np.sqrt(np.maximum(xu**2 - rad, 0))
+            lo, hi = -xu - disc, -xu + disc
+            if len(self.b):
+                au = U @ self.A.T
+                slack = self.b - X @ self.A.T
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    t = slack / au
+                hi = np.minimum(hi, np.where(au > 0, t, np.inf).min(axis=1))
+                lo = np.maximum(lo, np.where(au < 0, t, -np.inf).max(axis=1))
+            hi = np.maximum(hi, lo)
+            step = lo + (hi - lo) * self.rng.random(len(X))
+            X = X + np.where(np.isfinite(step), step, 0.0)[:, None] * U
+        self.particles = X
+        return X
+
+    def cut(self, a, b: float) -> None:
+        """Intersect ``K`` with ``{w : ⟨a, w⟩ <= b}``; violated particles copy survivors."""
+        a = check_vector(a, "a", size=self.d)
+        self.A = np.vstack([self.A, a])
+        self.b = np.append(self.b, float(b))
+        keep = self.particles @ a <= b
+        if not keep.all():
+            if keep.any():
+                src = self.rng.choice(np.flatnonzero(keep), size=int((~keep).sum()))
+                self.particles[~keep] = self.particles[src]
+            else:  # no survivor: restart from the midpoint of two LP extreme points
+                _, w1 = self._support(-a)
+                x0 = w1 * min(1.0, self.radius / max(np.linalg.norm(w1), 1e-300)) * (1 - 1e-9)
+                self.particles = np.repeat(x0[None, :], self.n_particles, axis=0)
+                self.hit_and_run(max(self.n_steps, 10))
+                return
+        self.hit_and_run()
+
+
+class ContextualSearch:
+    """[LLS20] Algorithm 1 with loss exponent ``α`` (Appendix A, Theorem 14).
+
+    Parameters
+    ----------
+    d : int
+        Dimension of the hidden point ``p ∈ B_d``.
+    alpha : float, default=1.0
+        Loss exponent ``α`` of ``|g_t − ⟨x_t, p⟩|^α``; weights ``2^{-αi}`` in ``Φ``.
+    n_terms : int, default=40
+        Number of terms ``i = 1…n_terms`` kept in the potential.
+    seed, n_particles, n_steps, ball_tol
+        Passed to :class:`BallKnowledgeSet`.
+    """
+
+    def __init__(self, d, alpha=1.0, n_terms=40, n_particles=128, n_steps=2, ball_tol=1e-3,
+                 seed=None):
+        self.d = check_positive_int(d, "d")
+        self.alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
+        self.n_terms = check_positive_int(n_terms, "n_terms")
+        rng = as_generator(seed)
+        self.K = BallKnowledgeSet(d, 1.0, n_particles, n_steps, ball_tol, rng)
+        self._noise = uniform_ball(self.K.n_particles, d, rng)
+        self.phi_initial = initial_potential(d, self.alpha, self.n_terms)
+        self.phi = self.phi_initial
+
+    def scale_index(self, width: float) -> int:
+        """Largest integer ``i`` with ``width <= 2^{-i}`` (Algorithm 1)."""
+        if width <= 0:
+            return 10**6
+        return int(math.floor(-math.log2(width)))
+
+    def guess(self, x, width: float | None = None) -> tuple[float, float, int]:
+        """Return ``(g_t, width, i)``: the guess halving (the sample of) ``K_t + z_i B_d``.
+
+        ``width`` may be passed when already known (otherwise it is computed by LP).
+        """
+        x = check_vector(x, "x", size=self.d)
+        w = self.K.width(x) if width is None else float(width)
+        i = self.scale_index(w)
+        z = float(z_scale(min(i, 1000), self.d))
+        vals = (self.K.particles + z * self._noise) @ x
+        return float(np.median(vals)), w, i
+
+    def potential_decrease(self, a, b: float = 0.0) -> float:
+        """Estimated ``Φ(K) − Φ(K ∩ {⟨a, v⟩ <= b})``, from the particles (common random numbers).
+
+        For each term ``i``, ``Vol(K' + z_iB)/Vol(K + z_iB)`` is estimated by the fraction of
+        samples ``particle + z_i·u`` of ``K + z_iB`` whose distance to the cut half-space is at
+        most ``z_i`` (``⟨a, v⟩ <= b + z_i‖a‖``), clipped below at ``1/n``.
+        """
+        a = check_vector(a, "a", size=self.d)
+        i = np.arange(1, self.n_terms + 1)
+        z = z_scale(i, self.d)
+        base = self.K.particles @ a
+        noise = self._noise @ a
+        inside = base[None, :] + z[:, None] * noise[None, :] <= b + z[:, None] * np.linalg.norm(a)
+        n = inside.shape[1]
+        frac = np.maximum(inside.mean(axis=1), 1.0 / n)
+        return float(np.sum(2.0 ** (-self.alpha * i) * -np.log(frac)))
+
+    def update(self, a, b: float = 0.0) -> float:
+        """Apply the cut ``⟨a, v⟩ <= b``; return the estimated potential decrease."""
+        dec = self.potential_decrease(a, b)
+        self.K.cut(a, b)
+        self.phi -= dec
+        return dec
+
+
+# ------------------------------------------------------------------ volumes --------------------
+def ball_fraction(A, b, n: int, seed=None, radius: float = 1.0) -> tuple[float, float]:
+    """Monte Carlo ``Vol(rB_d ∩ {Aw <= b}) / Vol(rB_d)`` and its binomial standard error."""
+    A = check_matrix(A, "A", min_rows=0)
+    b = check_vector(b, "b", size=A.shape[0], min_size=0)
+    n = check_positive_int(n, "n")
+    X = uniform_ball(n, A.shape[1], seed, radius)
+    f = float(np.mean(np.all(X @ A.T <= b, axis=1))) if len(b) else 1.0
+    return f, math.sqrt(max(f * (1 - f), 1e-300) / n)
+
+
+def _clip_polygon(poly: np.ndarray, a: np.ndarray, b: float) -> np.ndarray:
+    out = []
+    n = len(poly)
+    for k in range(n):
+        P, Q = poly[k], poly[(k + 1) % n]
+        fp, fq = P @ a - b, Q @ a - b
+        if fp <= 0:
+            out.append(P)
+        if fp * fq < 0:
+            out.append(P + (fp / (fp - fq)) * (Q - P))
+    return np.array(out).reshape(-1, 2)
+
+
+def disk_polygon_area(A, b, radius: float = 1.0) -> tuple[float, float]:
+    """Exact area and perimeter of ``rB_2 ∩ {Aw <= b}`` in ``d = 2``.
+
+    The half-planes are clipped against the square ``[-2r, 2r]²`` (Sutherland–Hodgman) and the
+    disk is intersected edge by edge: a piece of edge inside the disk contributes its triangle
+    with the origin, a piece outside contributes the circular sector it subtends.
+    """
+    A = check_matrix(A, "A", n_cols=2, min_rows=0)
+    b = check_vector(b, "b", size=A.shape[0], min_size=0)
+    r = float(radius)
+    poly = 2 * r * np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+    for a, bb in zip(A, b, strict=True):
+        poly = _clip_polygon(poly, a, bb)
+        if len(poly) < 3:
+            return 0.0, 0.0
+    area = perim = 0.0
+    for k in range(len(poly)):
+        P, Q = poly[k], poly[(k + 1) % len(poly)]
+        D = Q - P
+        aa, bq, cc = D @ D, 2 * P @ D, P @ P - r * r
+        disc = bq * bq - 4 * aa * cc
+        ts = [0.0]
+        if disc > 0:
+            s = math.sqrt(disc)
+            ts += sorted(t for t in ((-bq - s) / (2 * aa), (-bq + s) / (2 * aa)) if 0 < t < 1)
+        ts.append(1.0)
+        for t0, t1 in zip(ts[:-1], ts[1:], strict=True):
+            U, V = P + t0 * D, P + t1 * D
+            M = P + 0.5 * (t0 + t1) * D
+            if M @ M <= r * r:
+                area += 0.5 * (U[0] * V[1] - U[1] * V[0])
+                perim += float(np.linalg.norm(V - U))
+            else:
+                ang = math.atan2(U[0] * V[1] - U[1] * V[0], U @ V)
+                area += 0.5 * r * r * ang
+                perim += r * abs(ang)
+    return abs(area), perim
+
+
+def steiner_area(A, b, z: float, radius: float = 1.0) -> float:
+    """Exact ``Area(K + zB_2) = Area(K) + z·Per(K) + πz²`` (Steiner's formula, ``d = 2``)."""
+    area, perim = disk_polygon_area(A, b, radius)
+    return area + z * perim + math.pi * z * z if area > 0 else 0.0
