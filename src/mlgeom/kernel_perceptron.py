@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from mlgeom._frozen import read_only
 from mlgeom._validation import check_in, check_labels, check_matrix, check_positive_int
 from mlgeom.kernels import _check_kernel_params, _evaluate_kde, _kernel_block, kernel_matrix
 from mlgeom.polytope_distance import polytope_distance_qp
@@ -39,12 +40,6 @@ __all__ = ["RULES", "KernelPerceptron", "kernel_perceptron", "rkhs_margin"]
 
 RULES: tuple[str, ...] = ("cyclic", "most_violated")
 """Names of the update rules of :func:`kernel_perceptron`."""
-
-
-def _readonly(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, copy=True)
-    a.setflags(write=False)
-    return a
 
 
 def _training_error(f: np.ndarray, y: np.ndarray) -> float:
@@ -294,16 +289,16 @@ def kernel_perceptron(
         history.append(_training_error(f, y_arr))
 
     return KernelPerceptron(
-        X=_readonly(X_arr),
-        y=_readonly(y_arr),
-        alpha=_readonly(alpha),
+        X=read_only(X_arr, copy=True),
+        y=read_only(y_arr, copy=True),
+        alpha=read_only(alpha, copy=True),
         kernel=kernel,
         bandwidth=bandwidth,
         degree=degree,
         rule=rule,
         n_updates=n_updates,
         converged=clean_pass if rule == "cyclic" else bool(np.all(y_arr * f >= 0.0)),
-        history=_readonly(np.asarray(history)),
+        history=read_only(np.asarray(history), copy=True),
     )
 
 

@@ -32,11 +32,12 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from mlgeom._frozen import freeze_arrays
 from mlgeom._validation import check_labels, check_matrix, check_positive_int, check_real
 from mlgeom.losses import margins as _margins
 from mlgeom.random import Seed, as_generator
@@ -58,14 +59,6 @@ Novikoff's bound :math:`t + 1 \le 1/\gamma^2` makes it unreachable on data with 
 :math:`\gamma > 1/\sqrt{100\,001} \approx 0.00316` in the unit ball; on non-separable data
 it is what stops the loop.
 """
-
-
-def _freeze(obj: Any) -> None:
-    """Make every array field of a frozen dataclass read-only."""
-    for f in fields(obj):
-        value = getattr(obj, f.name)
-        if isinstance(value, np.ndarray):
-            value.setflags(write=False)
 
 
 def _signed_points(X: Any, y: Any) -> np.ndarray:
@@ -113,7 +106,7 @@ class PerceptronResult:
     max_updates: int
 
     def __post_init__(self) -> None:
-        _freeze(self)
+        freeze_arrays(self)
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,7 +135,7 @@ class MaxMarginPerceptronResult:
     indices: np.ndarray
 
     def __post_init__(self) -> None:
-        _freeze(self)
+        freeze_arrays(self)
 
 
 def perceptron(X: Any, y: Any, *, max_updates: int | None = None) -> PerceptronResult:

@@ -33,11 +33,12 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from mlgeom._frozen import freeze_arrays
 from mlgeom._validation import check_labels, check_matrix, check_positive_int, check_real
 
 __all__ = [
@@ -47,14 +48,6 @@ __all__ = [
     "gilbert",
     "polytope_distance_qp",
 ]
-
-
-def _freeze(obj: Any) -> None:
-    """Make every array field of a frozen dataclass read-only."""
-    for f in fields(obj):
-        value = getattr(obj, f.name)
-        if isinstance(value, np.ndarray):
-            value.setflags(write=False)
 
 
 def _check_pair(P: Any, Q: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -110,7 +103,7 @@ class GilbertResult:
     gap_history: np.ndarray
 
     def __post_init__(self) -> None:
-        _freeze(self)
+        freeze_arrays(self)
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,7 +127,7 @@ class QPResult:
     beta: np.ndarray
 
     def __post_init__(self) -> None:
-        _freeze(self)
+        freeze_arrays(self)
 
 
 def class_polytopes(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from mlgeom._frozen import read_only
 from mlgeom._validation import check_matrix, check_positive_int, check_real, check_vector
 from mlgeom.kernels import _BLOCK_ENTRIES, _kernel_block
 from mlgeom.random import Seed, as_generator
@@ -63,10 +64,8 @@ class RandomFourierFeatures:
         omega = np.array(check_matrix(self.omega, "omega"), copy=True)
         b = np.array(check_vector(self.b, "b", size=omega.shape[1]), copy=True)
         bandwidth = check_real(self.bandwidth, "bandwidth", low=0.0, low_inclusive=False)
-        omega.setflags(write=False)
-        b.setflags(write=False)
-        object.__setattr__(self, "omega", omega)
-        object.__setattr__(self, "b", b)
+        object.__setattr__(self, "omega", read_only(omega))
+        object.__setattr__(self, "b", read_only(b))
         object.__setattr__(self, "bandwidth", bandwidth)
 
     @property

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from mlgeom._frozen import read_only
 from mlgeom._validation import check_positive_int, check_real, check_vector
 from mlgeom.random import Seed, as_generator
 
@@ -69,12 +70,6 @@ def _check_uniforms(u: Any, name: str, size: int) -> np.ndarray:
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"{name} must lie in (0, 1]; got {arr[i]} at index {i}")
     return arr
-
-
-def _read_only(a: np.ndarray) -> np.ndarray:
-    """Mark ``a`` read-only so that a frozen result cannot be changed through its arrays."""
-    a.setflags(write=False)
-    return a
 
 
 @dataclass(frozen=True, eq=False)
@@ -201,10 +196,10 @@ def priority_sample(
     # Primer: W' = sum_i w'(a_i).
     estimate = float(np.sum(adjusted))
     return PrioritySample(
-        indices=_read_only(np.array(kept, dtype=np.intp)),
-        priorities=_read_only(rho),
+        indices=read_only(np.array(kept, dtype=np.intp)),
+        priorities=read_only(rho),
         tau=tau,
-        adjusted_weights=_read_only(adjusted),
+        adjusted_weights=read_only(adjusted),
         estimate=estimate,
     )
 
