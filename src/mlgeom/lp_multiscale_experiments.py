@@ -17,7 +17,6 @@ from scipy.optimize import linprog, nnls
 
 from mlgeom import lp_kernel_maps as km
 from mlgeom._validation import check_positive_int, check_real
-from mlgeom.contextual_search import uniform_ball
 from mlgeom.multiclass_perceptron import MulticlassPerceptron, OnlinePerceptron
 from mlgeom.nn_losses import nn_loss, similarity
 from mlgeom.nn_partition_learners import HyperplaneLearner, MulticlassLearner
@@ -252,11 +251,6 @@ def sampler_check(n_polys: int, n: int, seed=None) -> pd.DataFrame:
     df = pd.DataFrame(rows)
     df["z"] = (df["estimate"] - df["exact"]) / np.maximum(df["stderr"], 1e-12)
     return df
-
-
-def uniform_queries(T, d, seed=None):
-    """``T`` uniform queries of ``B_d`` (random stream)."""
-    return uniform_ball(T, d, seed)
 
 
 def separated_centres(d: int, p: float, Delta: float, seed=None, k: int = 2) -> np.ndarray:
