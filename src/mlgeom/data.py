@@ -3,9 +3,12 @@
 Inputs that are too large to ship (or may not be redistributed) are read from a data folder,
 ``$MLGEOM_DATA`` (default: the project's ``data/``). ``data/manifest.json`` lists every
 dataset the notebooks read: its files with SHA-256 checksums, where it comes from, its terms,
-and the command that gets it. Loaders call :func:`require` before reading, which returns the
-verified path or raises :class:`DataError` with one message saying what is missing or corrupt,
-where it comes from and how to get it; never a traceback from deep inside a parser.
+and the command that gets it. A file whose checksum is not published anywhere (a corpus this
+project never had a copy of) has ``null`` instead: :func:`require` then checks only that it is
+present, and the dataset's loader checks its format line by line. Loaders call
+:func:`require` before reading, which returns the verified path or raises :class:`DataError`
+with one message saying what is missing or corrupt, where it comes from and how to get it;
+never a traceback from deep inside a parser.
 
 Nothing here touches the network: getting data is an explicit, separate step.
 
@@ -46,8 +49,9 @@ class Dataset:
         Manifest key, e.g. ``"rcv1-sample"``.
     description, source, terms, get : str
         What it is, where it comes from, its terms of use, and the command that gets it.
-    files : dict of str to str
-        Path relative to the data folder -> expected SHA-256 (hex).
+    files : dict of str to str or None
+        Path relative to the data folder -> expected SHA-256 (hex), or ``None`` when no
+        checksum is known (presence only; the loader checks the format).
     """
 
     name: str
@@ -55,7 +59,7 @@ class Dataset:
     source: str
     terms: str
     get: str
-    files: dict[str, str]
+    files: dict[str, str | None]
 
 
 def data_dir() -> Path:
@@ -91,14 +95,14 @@ def load_manifest(path: str | os.PathLike | None = None) -> dict[str, Dataset]:
         if not isinstance(files, dict) or not files:
             raise DataError(f"data manifest {p}: dataset {name!r} must list at least one file")
         for rel, digest in files.items():
-            if not (
+            if digest is not None and not (
                 isinstance(digest, str)
                 and len(digest) == 64
                 and set(digest) <= set("0123456789abcdef")
             ):
                 raise DataError(
                     f"data manifest {p}: dataset {name!r}, file {rel!r}: "
-                    f"checksum must be 64 lower-case hex digits; got {digest!r}"
+                    f"checksum must be 64 lower-case hex digits or null; got {digest!r}"
                 )
             if Path(rel).is_absolute() or ".." in Path(rel).parts:
                 raise DataError(
@@ -131,7 +135,7 @@ def _problems(ds: Dataset, root: Path) -> tuple[list[str], list[str]]:
         f = root / rel
         if not f.is_file():
             missing.append(rel)
-        elif sha256(f) != expected:
+        elif expected is not None and sha256(f) != expected:
             corrupt.append(rel)
     return missing, corrupt
 
