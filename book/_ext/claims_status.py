@@ -201,12 +201,91 @@ class ClaimsStatus(SphinxDirective):
         return out
 
 
+RUN_FIELDS = ("wall_time_s", "peak_rss_mb", "date", "commit", "machine")
+
+
+def load_run_report(path: Path) -> dict[str, dict[str, dict]]:
+    """Read ``data/results/run-report.json``: ``{profile: {notebook: {wall_time_s, ...}}}``."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError("not a run report (needs {profile: {notebook: run}})")
+    for profile, runs in data.items():
+        if not isinstance(runs, dict):
+            raise ValueError(f"profile {profile!r}: expected {{notebook: run}}")
+        for name, run in runs.items():
+            missing = [k for k in RUN_FIELDS if k not in run]
+            if missing:
+                raise ValueError(f"{profile}/{name}: misses {missing}")
+    return data
+
+
+class RunTimes(SphinxDirective):
+    """Render the last measured wall time and peak memory of every notebook at every profile.
+
+    The numbers come from ``make reproduce`` (``mlgeom.reproduce``), which rewrites
+    ``data/results/run-report.json`` after each run; nothing is timed at build time.
+    """
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        root = Path(self.env.srcdir)
+        path = root / "data" / "results" / "run-report.json"
+        self.env.note_dependency(str(path))
+        if not path.exists():
+            logger.warning(f"run-times: no run report {path}", location=self.get_location())
+            return []
+        try:
+            report = load_run_report(path)
+        except (ValueError, json.JSONDecodeError) as exc:
+            logger.warning(f"run-times: {path}: {exc}", location=self.get_location())
+            return []
+        in_book = {
+            nb.stem
+            for nb in (root / "notebooks").glob("*.ipynb")
+            if f"notebooks/{nb.stem}" in self.env.found_docs
+        }
+        rows: list[list[nodes.Node]] = []
+        for stem in sorted(in_book):
+            for profile in ("smoke", "book", "paper"):
+                run = report.get(profile, {}).get(stem)
+                if run is None:
+                    continue
+                rows.append(
+                    [
+                        _xref(stem, "doc", f"/notebooks/{stem}", self.env.docname),
+                        nodes.Text(profile),
+                        nodes.Text(f"{run['wall_time_s']:.0f} s"),
+                        nodes.Text(f"{run['peak_rss_mb']:.0f} MB"),
+                        nodes.Text(str(run["date"])[:10]),
+                        nodes.literal("", str(run["commit"])[:10]),
+                        nodes.Text(str(run["machine"])),
+                    ]
+                )
+        missing = sorted(s for s in in_book if s not in report.get("book", {}))
+        if missing:
+            logger.warning(
+                f"run-times: no book-profile run recorded for {', '.join(missing)} "
+                "(run `make reproduce NB=<name>`)",
+                location=self.get_location(),
+            )
+        return [
+            _table(
+                ["Notebook", "Profile", "Wall time", "Peak memory", "Date", "Commit", "Machine"],
+                [30, 8, 9, 10, 10, 10, 23],
+                rows,
+                ["run-times"],
+            )
+        ]
+
+
 def _add_static(app, config):
     config.html_static_path.append(str(Path(__file__).parent / "static"))
 
 
 def setup(app):
     app.add_directive("claims-status", ClaimsStatus)
+    app.add_directive("run-times", RunTimes)
     app.connect("config-inited", _add_static)
     app.add_css_file("claims_status.css")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
