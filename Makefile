@@ -13,7 +13,7 @@ NB      ?=
 JOBS    ?= 2
 CHECK   := _build/check
 
-.PHONY: help env book test lint unit nbval records strict-book reproduce bench lock clean
+.PHONY: help env book test lint unit nbval records strict-book browser reproduce bench lock clean
 
 help:  ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -34,18 +34,18 @@ book: $(STAMP)  ## build the HTML book from the stored notebooks into _build/htm
 	$(BIN)/jupyter-book build . --builder html
 	@echo "open _build/html/index.html"
 
-test: lint strict-book unit nbval records  ## everything CI checks
+test: lint strict-book unit nbval records browser  ## everything CI checks
 	@echo "make test: all checks passed"
 
 lint: $(STAMP)  ## ruff on the package, tests, book extension and notebooks
 	$(BIN)/ruff check .
 
 unit: $(STAMP)  ## unit, property and doctests (including a smoke run of every notebook)
-	$(BIN)/pytest -n $(JOBS) --doctest-modules tests src
+	$(BIN)/pytest -n $(JOBS) --doctest-modules tests src --ignore=tests/browser
 
 nbval: $(STAMP)  ## re-execute every notebook at its stored profile and compare outputs
 	rm -rf $(CHECK)
-	MLGEOM_RESULTS=$(CURDIR)/$(CHECK)/results $(BIN)/pytest -n $(JOBS) --dist loadfile \
+	MLGEOM_PROGRESS=0 MLGEOM_RESULTS=$(CURDIR)/$(CHECK)/results $(BIN)/pytest -n $(JOBS) --dist loadfile \
 	  --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 	  -p no:cacheprovider notebooks
 
@@ -54,6 +54,9 @@ records: $(STAMP)  ## the claims records produced by `make nbval` must equal the
 
 strict-book: $(STAMP)  ## full book build with warnings as errors and nitpicky references
 	$(BIN)/jupyter-book build . --builder html --all -W -n --keep-going
+
+browser: strict-book  ## open every page in headless Chromium (skipped without it); screenshots in _build/screenshots
+	$(BIN)/pytest -p no:cacheprovider tests/browser
 
 reproduce: $(STAMP)  ## re-execute notebooks (PROFILE=book|smoke|paper, NB=name) and rewrite outputs
 	$(BIN)/python -m mlgeom.reproduce --profile $(PROFILE) $(if $(NB),--nb $(NB))

@@ -1,5 +1,7 @@
 """Profiles, paths, statistics and the reproduce runner's metadata scrubbing."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -9,6 +11,8 @@ from mlgeom.paths import project_root, results_dir
 from mlgeom.profiles import check_profile, pick
 from mlgeom.reproduce import notebooks, strip_volatile
 from mlgeom.stats import loglog_slope
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_pick_and_check_profile():
@@ -72,3 +76,33 @@ def test_strip_volatile_removes_timings_only():
 
 def test_every_notebook_is_found():
     assert "geometry_primer" in [p.stem for p in notebooks()]
+
+
+def test_ci_installs_the_browser_and_runs_make_test():
+    script = (ROOT / ".ci" / "run").read_text()
+    assert "apt-get install" in script and "chromium chromium-driver" in script
+    assert script.rstrip().endswith("make test")
+
+
+def test_make_test_includes_the_browser_suite():
+    makefile = (ROOT / "Makefile").read_text()
+    test_line = next(line for line in makefile.splitlines() if line.startswith("test:"))
+    assert "browser" in test_line.split("##")[0]
+    assert "--ignore=tests/browser" in makefile  # the unit run does not open a browser
+
+
+def test_github_workflow_runs_ci_and_publishes_main_to_pages():
+    import yaml
+
+    wf = yaml.safe_load((ROOT / ".github" / "workflows" / "book.yml").read_text())
+    on = wf.get("on", wf.get(True))
+    assert on["push"]["branches"] == ["main"] and "pull_request" in on
+    test = wf["jobs"]["test"]
+    assert any(step.get("run") == "bash .ci/run" for step in test["steps"])
+    uploads = [s for s in test["steps"] if "upload-pages-artifact" in s.get("uses", "")]
+    assert uploads and uploads[0]["with"]["path"] == "_build/html"
+    assert "refs/heads/main" in uploads[0]["if"]
+    publish = wf["jobs"]["publish"]
+    assert publish["needs"] == "test" and "refs/heads/main" in publish["if"]
+    assert publish["permissions"] == {"pages": "write", "id-token": "write"}
+    assert any("deploy-pages" in s.get("uses", "") for s in publish["steps"])

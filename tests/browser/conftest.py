@@ -15,30 +15,9 @@ import shutil
 import tempfile
 import threading
 import time
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-SITE = ROOT / "_build" / "html"
-SHOTS = ROOT / "_build" / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-quic",
-    "--window-size=1280,1000",
-)
-ENABLE = (
-    "browser suite skipped: install Debian's chromium and chromium-driver "
-    "(sudo apt-get install chromium chromium-driver) and the dev extra (selenium) to enable it"
-)
+from book_site import CHROMEDRIVER, CHROMIUM, ENABLE, FLAGS, SHOTS, SITE
 
 
 def _missing() -> str | None:

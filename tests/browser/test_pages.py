@@ -18,7 +18,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 import yaml
-from conftest import ROOT, SHOTS, SITE
+from book_site import ROOT, SHOTS, SITE
 
 SKIP_DIRS = {"_static", "_sources", "_images"}
 PAGES = sorted(
