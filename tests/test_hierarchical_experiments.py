@@ -216,3 +216,48 @@ def test_work_counts_hierarchical_is_cheaper():
     tab = ex.cost_table(G_SMALL, corpus.X, corpus.V, [100, 300], algorithms=("SH-RLS",), n_jobs=1)
     assert tab["n"].tolist() == [100, 300]
     assert tab["total"].iloc[1] == pytest.approx(w_h["total"])
+
+
+def test_profile_distance_cost_ranking_and_figure4(monkeypatch):
+    monkeypatch.setenv("MLGEOM_N_JOBS", "1")
+    corpus = _toy_corpus()
+    idx = np.arange(corpus.n_docs)
+    splits = [(idx[:120], idx[120:]), (idx[120:], idx[:120])]
+    res = ex.run_protocol(
+        corpus,
+        splits,
+        algorithms=("H-PERC", "SH-RLS", "PERC"),
+        cost_sets={"sibling": sibling_costs(G_SMALL)},
+    )
+    t2 = ex.table2(res)
+    assert ex.profile_distance(t2, "SH-RLS", "SH-RLS") == 0.0
+    d = ex.profile_distance(t2, "SH-RLS", "H-PERC")
+    assert 0.0 <= d <= 1.0 and d == pytest.approx(ex.profile_distance(t2, "H-PERC", "SH-RLS"))
+    # the paper's own Table 2: SH-RLS is closer to H-SVM than H-PERC is (Figure 4's reading)
+    paper = ex.table2(res, "RCV1")
+    assert ex.profile_distance(paper, "SH-RLS", "SH-RLS", "paper") == 0.0
+    rk = ex.cost_ranking(res, ["uniform H-loss", "sibling"])
+    assert list(rk.index) == ["PERC", "H-PERC", "SH-RLS"]
+    assert rk["uniform H-loss rank"].min() == 1
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2)
+    ex.plot_figure4(axes, t2, paper=False)
+    plt.close(fig)
+
+
+def test_paper_table2_profiles_support_figure4_reading():
+    rows = []
+    for ds in ("RCV1", "OHSUMED"):
+        p = ex.PAPER_TABLE2[ds].pivot_table(
+            index=["depth", "kind"], columns="algorithm", values="mean"
+        )
+        p.columns = pd.MultiIndex.from_product([p.columns, ["paper"]])
+        rows.append(
+            ex.profile_distance(p, "SH-RLS", "H-SVM", "paper")
+            < ex.profile_distance(p, "H-PERC", "H-SVM", "paper")
+        )
+    assert all(rows)

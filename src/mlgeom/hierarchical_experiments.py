@@ -67,6 +67,8 @@ __all__ = [
     "margin_floor_instances",
     "orthonormal_model",
     "paper_table1",
+    "plot_figure4",
+    "profile_distance",
     "paper_table2",
     "random_model",
     "rcv1_like_forest",
@@ -75,6 +77,7 @@ __all__ = [
     "table1",
     "table2",
     "theorem2_experiment",
+    "cost_ranking",
     "cost_table",
     "work_counts",
 ]
@@ -611,7 +614,8 @@ class ProtocolResult:
     runs : pandas.DataFrame
         Columns ``algorithm``, ``split``, the mean test losses (``zero-one``,
         ``uniform H-loss``, ``Δ-loss`` and the cost-weighted H-losses), the number of test
-        documents, and the stored instances summed over nodes (online RLS learners).
+        documents, the stored instances (RLS) or updates (Perceptrons) summed over nodes and
+        the training work of :func:`work_counts` (online learners; -1 and NaN for the SVMs).
     depth : pandas.DataFrame
         Long format: ``algorithm``, ``split``, ``depth``, ``kind`` (FP/FN), ``count`` (Table 2
         H-loss mistakes on the split's test set).
@@ -640,10 +644,12 @@ def _protocol_item(args: tuple) -> dict[str, Any]:
     model = _make(name, taxonomy, params)
     if name in ("SVM", "H-SVM"):
         model.fit(Xtr, Vtr)
-        stored = -1
+        stored, work = -1, float("nan")
     else:
         model.partial_fit(Xtr, Vtr)  # one epoch (Section 8)
         stored = int(np.asarray(model.n_stored).sum())
+        w = model.work
+        work = w["predict"] + w["margin"] + w["insert"] + w["update"]
     Yhat = np.asarray(model.predict(Xte), dtype=bool)
     V = taxonomy.as_multilabels(Vte, "V")
     row: dict[str, Any] = {
@@ -654,6 +660,7 @@ def _protocol_item(args: tuple) -> dict[str, Any]:
         "Δ-loss": float(symmetric_difference_loss(Yhat, V).mean()),
         "n_test": int(V.shape[0]),
         "stored": stored,
+        "work": work,
         "respects G": float(taxonomy.respects(Yhat).mean()),
     }
     for label, costs in cost_sets.items():
@@ -813,6 +820,68 @@ def table2(
     depths = sorted(set(out.index.get_level_values(0)))
     out = out.reindex(pd.MultiIndex.from_product([depths, ["FP", "FN"]], names=["depth", "kind"]))
     return out
+
+
+def profile_distance(t2: pd.DataFrame, a: str, b: str, column: str = "mean") -> float:
+    """Total-variation distance between two algorithms' FP/FN mistake profiles over depths.
+
+    Each profile is the vector of Table 2 counts over ``(depth, kind)`` rows, normalised to sum
+    to one; the distance is half the L1 distance (0: same shape, 1: disjoint). Quantifies
+    Section 8's "close similarity between the distributions obtained by SH-RLS and H-SVM,
+    whereas the behavior of H-PERC looks quite different" (Figure 4).
+
+    Parameters
+    ----------
+    t2 : pandas.DataFrame
+        Output of :func:`table2` (or the same layout).
+    a, b : str
+        Algorithm names (top column level).
+    column : str, default="mean"
+        ``"mean"`` for ours, ``"paper"`` for the paper's numbers.
+    """
+    pa = np.nan_to_num(t2[(a, column)].to_numpy(dtype=float))
+    pb = np.nan_to_num(t2[(b, column)].to_numpy(dtype=float))
+    if pa.sum() <= 0 or pb.sum() <= 0:
+        raise ValueError(f"no mistakes to compare for {a!r} or {b!r}")
+    return float(0.5 * np.abs(pa / pa.sum() - pb / pb.sum()).sum())
+
+
+def plot_figure4(axes: Any, t2: pd.DataFrame, *, paper: bool = True) -> None:
+    """Figure 4: mean FP and FN H-loss mistakes per depth, one panel per algorithm.
+
+    Bars are ours (FP and FN side by side, ± one std over splits); the paper's values (if the
+    table has a ``paper`` column) are drawn as markers.
+    """
+    from mlgeom.plotting import COLORS
+
+    algs = [a for a in HIERARCHICAL if (a, "mean") in t2.columns]
+    depths = sorted(set(t2.index.get_level_values("depth")))
+    x = np.arange(len(depths))
+    for ax, a in zip(np.atleast_1d(axes), algs, strict=False):
+        for k, (kind, colour) in enumerate(
+            (("FP", COLORS["positive"]), ("FN", COLORS["negative"]))
+        ):
+            rows = [(dep, kind) for dep in depths]
+            m = t2.loc[rows, (a, "mean")].to_numpy(dtype=float)
+            sd = np.nan_to_num(t2.loc[rows, (a, "std")].to_numpy(dtype=float))
+            ax.bar(x + (k - 0.5) * 0.38, m, 0.38, yerr=sd, color=colour, label=f"{kind} (ours)")
+            if paper and (a, "paper") in t2.columns:
+                pv = t2.loc[rows, (a, "paper")].to_numpy(dtype=float)
+                ax.plot(x + (k - 0.5) * 0.38, pv, "D", color=COLORS["paper"], ms=4,
+                        label=f"{kind} (paper)" if k == 0 else None)  # fmt: skip
+        ax.set_xticks(x, [str(d) for d in depths])
+        ax.set_xlabel("depth")
+        ax.set_title(a)
+    np.atleast_1d(axes)[0].legend()
+
+
+def cost_ranking(result: ProtocolResult, columns: Sequence[str]) -> pd.DataFrame:
+    """Mean of each H-loss column per algorithm, and each algorithm's rank under it (1 = best)."""
+    g = result.runs.groupby("algorithm")[list(columns)].mean()
+    algs = [a for a in ALGORITHMS if a in g.index]
+    g = g.loc[algs]
+    ranks = g.rank(method="min").astype(int).add_suffix(" rank")
+    return pd.concat([g, ranks], axis=1)
 
 
 # ---------------------------------------------------------------------------------------------
