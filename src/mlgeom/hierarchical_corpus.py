@@ -347,7 +347,8 @@ def _word_block(
     c = 1.0 - float(n_words) ** (1.0 - s)
     words = np.floor((1.0 - u * c) ** (1.0 / (1.0 - s))).astype(np.int64) - 1
     np.clip(words, 0, n_words - 1, out=words)
-    vocab = rng.integers(200, n_words, size=(N, topic_size))
+    head = min(200, n_words // 2)  # topic words avoid the most frequent background words
+    vocab = rng.integers(head, n_words, size=(N, topic_size))
     n_t = np.diff(topics.indptr)[doc]
     is_topic = (rng.random(total) < topic_share) & (n_t > 0)
     pick = np.minimum((rng.random(total) * n_t).astype(np.int64), np.maximum(n_t - 1, 0))
