@@ -343,18 +343,22 @@ def _word_block(
     k = k.astype(np.int64)
     doc = np.repeat(np.arange(n, dtype=np.int64), k)
     total = doc.size
-    u = rng.random(total)
-    c = 1.0 - float(n_words) ** (1.0 - s)
-    words = np.floor((1.0 - u * c) ** (1.0 / (1.0 - s))).astype(np.int64) - 1
-    np.clip(words, 0, n_words - 1, out=words)
-    head = min(200, n_words // 2)  # topic words avoid the most frequent background words
-    vocab = rng.integers(head, n_words, size=(N, topic_size))
     n_t = np.diff(topics.indptr)[doc]
-    is_topic = (rng.random(total) < topic_share) & (n_t > 0)
-    pick = np.minimum((rng.random(total) * n_t).astype(np.int64), np.maximum(n_t - 1, 0))
-    node = topics.indices[np.minimum(topics.indptr[doc] + pick, topics.indices.size - 1)]
-    tw = vocab[node, rng.integers(0, topic_size, size=total)]
-    words = np.where(is_topic, tw, words)
+    is_topic = (rng.random(total, dtype=np.float32) < topic_share) & (n_t > 0)
+    words = np.empty(total, dtype=np.int64)
+    # background draws: continuous inverse CDF of the Zipf law (float64, so that a rank is
+    # never decided by the last bits of a float32 power)
+    bg = np.flatnonzero(~is_topic)
+    r = (1.0 - rng.random(bg.size) * (1.0 - float(n_words) ** (1.0 - s))) ** (1.0 / (1.0 - s))
+    words[bg] = np.clip(r.astype(np.int64) - 1, 0, n_words - 1)
+    # topic draws: a uniform node of T_t, then a uniform word of its vocabulary
+    head = min(200, n_words // 2)  # topic words avoid the most frequent background words
+    vocab = rng.integers(head, n_words, size=N * topic_size)
+    tp = np.flatnonzero(is_topic)
+    dt = doc[tp]
+    pick = (rng.random(tp.size, dtype=np.float32) * n_t[tp]).astype(np.int64)
+    node = topics.indices[topics.indptr[dt] + np.minimum(pick, n_t[tp] - 1)]
+    words[tp] = vocab[node * topic_size + rng.integers(0, topic_size, size=tp.size)]
     indptr = np.concatenate([[0], np.cumsum(k)])
     W = sp.csr_matrix((np.ones(total), words, indptr), shape=(n, n_words))
     W.sum_duplicates()  # repeated draws -> term frequency
