@@ -1,5 +1,6 @@
 """Every notebook keeps the book's contract; each runs end to end at the smoke profile."""
 
+import ast
 import importlib.util
 import json
 import re
@@ -9,6 +10,7 @@ import jupytext
 import nbformat
 import papermill as pm
 import pytest
+import yaml
 
 from mlgeom.claims import load_record
 
@@ -134,3 +136,268 @@ def test_status_page_lists_every_claim():
     for path in NOTEBOOKS:
         for claim in load_record(ROOT / "data" / "results" / f"{path.stem}.json")["claims"]:
             assert claim["id"] in text
+
+
+# --- Launch, glue, labels and citations: the book as readers and researchers use it ----------
+
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+BIB = (ROOT / "book" / "references.bib").read_text(encoding="utf-8")
+
+LAUNCH_CELL = """\
+# On Colab or Binder: fetch the book and install its package. Locally (and in CI) mlgeom is
+# already installed and this cell does nothing.
+import importlib.util
+
+if importlib.util.find_spec("mlgeom") is None:
+    import os
+    import subprocess
+    import sys
+
+    subprocess.run(["git", "clone", "--depth", "1", "{url}", "mlgeom-book"], check=True)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "mlgeom-book"], check=True)
+    os.chdir("mlgeom-book/notebooks")"""
+
+GLUE_ROLE = re.compile(r"\{glue(?::(?:any|text|md|math|figure))?\}`([^`]+)`")
+GLUE_DIRECTIVE = re.compile(r"^[`:]{3,}\{glue(?::\w+)?\}[ \t]+(\S+)", re.M)
+REF_ROLE = re.compile(r"\{(?:numref|ref)\}`([^`]+)`")
+NUMREF_ROLE = re.compile(r"\{numref\}`([^`]+)`")
+CITE_ROLE = re.compile(r"\{cite(?::\w+)?\}`([^`]+)`")
+LABEL = re.compile(r"^\(([\w.-]+)\)=\s*$", re.M)
+NAME_OPTION = re.compile(r"^:(?:name|label):[ \t]+(\S+)", re.M)
+TABLE_DIRECTIVE = re.compile(r"^[`:]{3,}\{table\}[ \t]*(.*)\n((?::[\w-]+:.*\n)*)", re.M)
+
+#: Data sets a chapter may use, recognised in its code, and the entries it must then cite.
+DATASETS = {
+    r"digits": {"alpaydin1998optdigits"},
+    r"rcv1": {"lewis2004rcv1"},
+    r"ohsumed": {"hersh1994ohsumed", "nlm_mesh"},
+    r"\bmesh(?:\b|_)|mtrees": {"nlm_mesh"},
+}
+
+
+def _markdown(nb) -> str:
+    return "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+def _target(role_text: str) -> str:
+    """`text <target>` or `target` -> target."""
+    m = re.search(r"<([^<>]+)>\s*$", role_text)
+    return (m.group(1) if m else role_text).strip()
+
+
+def _glued(nb) -> dict[str, str]:
+    """Glue keys stored in the notebook's outputs, with their text value."""
+    out = {}
+    for c in _code(nb):
+        for o in c.outputs:
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                data = o.get("data", {})
+                out[name] = str(data.get("application/papermill.record/text/plain", "")).strip(
+                    "'\""
+                )
+    return out
+
+
+def _labels(nb) -> set[str]:
+    md = _markdown(nb)
+    labels = set(LABEL.findall(md)) | set(NAME_OPTION.findall(md))
+    for c in _code(nb):
+        name = c.metadata.get("mystnb", {}).get("figure", {}).get("name")
+        if name:
+            labels.add(name)
+    return labels
+
+
+def _book_labels() -> set[str]:
+    labels = set()
+    for p in NOTEBOOKS:
+        labels |= _labels(nbformat.read(p, as_version=4))
+    for p in (ROOT / "book").glob("*.md"):
+        text = p.read_text(encoding="utf-8")
+        labels |= set(LABEL.findall(text)) | set(NAME_OPTION.findall(text))
+    return labels
+
+
+def _shown(cell) -> bool:
+    return not {"remove-output", "remove-cell"} & set(cell.metadata.get("tags", []))
+
+
+def test_first_code_cell_installs_the_book_on_colab_and_binder(notebook):
+    path, nb = notebook
+    first = _code(nb)[0]
+    url = CONFIG["repository"]["url"]
+    assert first.source.strip() == LAUNCH_CELL.replace("{url}", url), (
+        f"{path.name}: the first code cell must be the launch cell (see tests/test_notebooks.py)"
+    )
+    assert {"remove-cell", "launch-install"} <= set(first.metadata.get("tags", []))
+    assert not first.outputs, "where mlgeom is installed the launch cell does nothing"
+
+
+def test_launch_cell_clones_the_configured_repository():
+    url = CONFIG["repository"]["url"]
+    assert re.fullmatch(r"https://github\.com/[\w.-]+/[\w.-]+", url), url
+    for path in NOTEBOOKS:
+        source = _code(nbformat.read(path, as_version=4))[0].source
+        assert re.findall(r'"(https://[^"]+)"', source) == [url], path.name
+
+
+def test_every_glued_key_in_the_text_is_computed(notebook):
+    path, nb = notebook
+    md = _markdown(nb)
+    used = {k.split(":", 1)[0].strip() for k in GLUE_ROLE.findall(md)}
+    used |= set(GLUE_DIRECTIVE.findall(md))
+    missing = sorted(used - set(_glued(nb)))
+    assert not missing, f"{path.name}: glue keys quoted in the text but never glued: {missing}"
+
+
+def test_every_cross_reference_resolves(notebook):
+    path, nb = notebook
+    targets = _book_labels()
+    missing = sorted({_target(r) for r in REF_ROLE.findall(_markdown(nb))} - targets)
+    assert not missing, f"{path.name}: {{ref}}/{{numref}} targets that do not exist: {missing}"
+
+
+def test_every_figure_and_table_is_captioned_named_and_referenced(notebook):
+    path, nb = notebook
+    md = _markdown(nb)
+    names = []
+    for c in _code(nb):
+        figure = c.metadata.get("mystnb", {}).get("figure", {})
+        data = [o.get("data", {}) for o in c.outputs]
+        where = f"{path.name}, cell {c.source.splitlines()[0]!r}"
+        if _shown(c) and any(k.startswith("image/") for d in data for k in d):
+            assert figure.get("name") and figure.get("caption"), f"uncaptioned figure: {where}"
+        if _shown(c) and any("<table" in str(d.get("text/html", "")) for d in data):
+            pytest.fail(
+                f"table shown as a raw output, without number or caption: {where}; glue it and "
+                "show it in a named {table} (and tag the cell remove-output)"
+            )
+        if figure.get("name"):
+            names.append(figure["name"])
+    for caption, options in TABLE_DIRECTIVE.findall(md):
+        name = NAME_OPTION.findall(options)
+        assert caption.strip() and name, f"{path.name}: a {{table}} needs a caption and a :name:"
+        names += name
+    referenced = {_target(r) for r in NUMREF_ROLE.findall(md)}
+    unreferenced = [n for n in names if n not in referenced]
+    assert not unreferenced, f"{path.name}: never referenced with {{numref}}: {unreferenced}"
+    assert len(names) == len(set(names)), f"{path.name}: duplicate figure/table names"
+
+
+def _bib_keys() -> list[str]:
+    return re.findall(r"^@\w+\{([^,\s]+),", BIB, re.M)
+
+
+def _bib_entry(key: str) -> str:
+    start = BIB.index(f"{{{key},")
+    end = BIB.find("\n@", start)
+    return BIB[start : end if end > 0 else None]
+
+
+def test_bibliography_keys_are_unique():
+    keys = _bib_keys()
+    assert len(keys) == len(set(keys)), sorted(k for k in set(keys) if keys.count(k) > 1)
+
+
+def test_datasets_are_cited_with_their_terms():
+    for keys in DATASETS.values():
+        for key in keys:
+            note = re.search(r"note\s*=\s*\{(.+?)\}\s*\n\}", _bib_entry(key), re.S)
+            assert note and re.search(r"licen[cs]e|terms|agreement|use", note.group(1), re.I), (
+                f"{key}: a data set's entry states its terms in a note"
+            )
+
+
+def test_citations_exist_and_datasets_are_cited_where_used(notebook):
+    path, nb = notebook
+    md = _markdown(nb)
+    cited = {k.strip() for group in CITE_ROLE.findall(md) for k in group.split(",")}
+    unknown = sorted(cited - set(_bib_keys()))
+    assert not unknown, f"{path.name}: cited but not in book/references.bib: {unknown}"
+    code = "\n".join(c.source for c in _code(nb)[1:])  # the launch cell names no data
+    for pattern, keys in DATASETS.items():
+        if re.search(pattern, code, re.I):
+            assert keys <= cited, f"{path.name} uses {pattern!r} data but does not cite {keys}"
+
+
+# A number typed in prose that equals one of the notebook's results (a glued value or a claim's
+# measured value, at the precision typed) should have been glued. The paper's own numbers are
+# typed legitimately, so a number that also equals a claim's paper value is not flagged.
+NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+\.\d+|\d+)(?![\w.,]\d)(?![A-Za-z\d])")
+
+
+NUMBERED_THING = re.compile(
+    r"\b(?:Theorem|Lemma|Section|Assumption|Corollary|Definition|Appendix|Claim|eq|Figure|Table"
+    r"|Proposition|Remark|Algorithm|Chapter|Example|Slide|CC BY)s?\.?\s*\(?[A-Z]?\d+(?:\.\d+)*\)?"
+    r"(?:(?:,|\s+and|\s*[–-])\s*\(?[A-Z]?\d+(?:\.\d+)*\)?)*"
+)
+
+
+def _numbers(value) -> list[float]:
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, int | float):
+        return [float(value)]
+    return [float(t.replace(",", "")) for t in NUMBER.findall(str(value))]
+
+
+def _typed_results(markdown: str, results: list[float], papers: list[float]) -> list[str]:
+    text = GLUE_ROLE.sub(" ", markdown)
+    text = re.sub(r"\{(?:cite|ref|numref|doc)(?::\w+)?\}`[^`]*`", " ", text)
+    text = re.sub(r"^[`:]{3,}.*$|^:[\w-]+:.*$|^\([\w.-]+\)=$", " ", text, flags=re.M)
+    text = NUMBERED_THING.sub(" ", text)  # "Theorem 4.2", "Sections 2.3 and 3.1", "eq. (13)"
+    flagged = []
+    for token in NUMBER.findall(text):
+        plain = token.replace(",", "")
+        decimals = len(plain.split(".")[1]) if "." in plain else 0
+        digits = len(plain.replace(".", "").lstrip("0"))
+        if digits < 3 and decimals == 0 or digits < 2:
+            continue  # small integers: counts and inputs, not results
+        x = float(plain)
+
+        def same(v, x=x, decimals=decimals):
+            return round(v, decimals) == x
+
+        if any(same(v) for v in results) and not any(same(v) for v in papers):
+            flagged.append(token)
+    return flagged
+
+
+def test_typed_result_detector_can_fail():
+    md = "Slope 0.487 (Theorem 4.87), paper 0.5; we ran 2,000 rounds ({glue:text}`k`)."
+    assert _typed_results(md, [0.48712, 2000.0, 4.87], [0.5]) == ["0.487", "2,000"]
+    assert _typed_results(md, [0.48712], [0.487]) == []
+
+
+def test_no_result_is_typed_in_the_prose(notebook):
+    path, nb = notebook
+    record = load_record(ROOT / "data" / "results" / f"{path.stem}.json")
+    results = [v for text in _glued(nb).values() for v in _numbers(text)]
+    results += [v for c in record["claims"] for v in _numbers(c["measured"])]
+    papers = [v for c in record["claims"] for v in _numbers(c["paper"])]
+    typed = _typed_results(_markdown(nb), results, papers)
+    assert not typed, f"{path.name}: results typed in the prose instead of glued: {typed}"
+
+
+def _profile_values(nb) -> list[float]:
+    """Numbers that a `pick(PROFILE, ...)` call gives the book profile and not the smoke one."""
+    out = []
+    for c in _code(nb):
+        for node in ast.walk(ast.parse(c.source)):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "pick"):
+                continue
+            kw = {k.arg: k.value for k in node.keywords}
+            try:
+                book, smoke = (ast.literal_eval(kw[p]) for p in ("book", "smoke"))
+            except (KeyError, ValueError):
+                continue  # computed arguments: nothing literal to compare
+            smoke_numbers = set(_numbers(smoke))
+            out += [v for v in _numbers(book) if v not in smoke_numbers]
+    return out
+
+
+def test_no_profile_dependent_parameter_is_typed_in_the_prose(notebook):
+    path, nb = notebook
+    typed = _typed_results(_markdown(nb), _profile_values(nb), [])
+    assert not typed, f"{path.name}: book-profile parameters typed instead of glued: {typed}"
