@@ -55,21 +55,30 @@ The inverse :math:`M` is kept in factored form :math:`M = R^\top R` with :math:`
 inverse of the Cholesky factor of :math:`I + S_i^\top S_i` (lower triangular, packed by rows).
 Growing it appends one row, :math:`(-\mathbf b^\top/\sqrt s,\ 1/\sqrt s)` with
 :math:`\mathbf l = R\mathbf k`, :math:`\mathbf b = R^\top\mathbf l`,
-:math:`q = \|\mathbf x_t\|^2 - \|\mathbf l\|^2`: an insertion reads :math:`O(N_i^2)` numbers
-and writes only :math:`O(N_i)` (a rank-one update of :math:`M` itself would rewrite all
-:math:`N_i^2` entries). No :math:`d\times d` matrix is ever formed and documents stay sparse.
+:math:`q = \|\mathbf x_t\|^2 - \|\mathbf l\|^2`: an insertion reads the :math:`N_i(N_i+1)/2`
+numbers of :math:`R` once (row :math:`r` gives :math:`l_r`, and adds :math:`l_r R_{r,:}` to
+:math:`\mathbf b` while it is in cache) and writes only :math:`O(N_i)` (a rank-one update of
+:math:`M` itself would rewrite all :math:`N_i^2` entries). No :math:`d\times d` matrix is ever
+formed and documents stay sparse.
 
 The nodes store overlapping subsets of the same documents, so every stored document is kept
 once, in an inverted index (feature → stored documents), and
 :math:`\mathbf g = D\mathbf x_t` over all stored documents :math:`D` is computed once per round
 in :math:`O(\sum_{j \in \mathbf x_t} |\text{column } j|)`; each node's
 :math:`\mathbf k = S_i^\top\mathbf x_t` is then a gather of :math:`\mathbf g`. The whole
-epoch runs in one compiled (numba) loop; buffers grow geometrically.
+epoch runs in one compiled (numba) loop; buffers grow geometrically (×1.5). Dot products use
+eight accumulators in a fixed order and no fast-math, so results do not depend on the CPU's
+vector width.
 
-SH-RLS needs :math:`|\mathbf w^\top\mathbf x| = |m|/(1+q)` only near the threshold: since
-:math:`q \in [\max(0, \|\mathbf x\|^2 - \|\mathbf k\|^2),\ \|\mathbf x\|^2]` the test is decided
-in :math:`O(N_i)` unless :math:`\theta` falls between the two bounds; only then is :math:`q`
-computed exactly (and reused by the insertion). The decision is the exact one.
+SH-RLS needs :math:`|\mathbf w^\top\mathbf x| = |m|/(1+q)` only near the threshold
+:math:`\theta`: since :math:`q \in [\max(0, \|\mathbf x\|^2 - \|\mathbf k\|^2),\ \|\mathbf x\|^2]`
+the test is decided in :math:`O(N_i)` unless :math:`\theta` falls between the two bounds. Then
+:math:`\mathbf l = R\mathbf k` is computed row by row: its first :math:`j` entries involve only
+the first :math:`j` stored instances and :math:`\sum_{r<j} l_r^2` only grows, so
+:math:`|m|/(1 + \|\mathbf x\|^2 - \sum_{r<j} l_r^2)` is a lower bound on the margin that rises
+to it; the sweep stops as soon as it exceeds :math:`\theta` (not stored). Sums of non-negative
+floating-point terms are monotone, so every decision is exactly the one of the full computation;
+a sweep that does not stop is reused by the insertion.
 
 Decisions on points the paper leaves open
 -----------------------------------------
@@ -170,28 +179,61 @@ def _new_float_lists(n):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def _row_dot(R, off, k, m):  # pragma: no cover - compiled
+    """``Σ_{c<m} R[off + c] k[c]`` with eight accumulators in a fixed order (deterministic)."""
+    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
+    c = 0
+    while c + 8 <= m:
+        a0 += R[off + c] * k[c]
+        a1 += R[off + c + 1] * k[c + 1]
+        a2 += R[off + c + 2] * k[c + 2]
+        a3 += R[off + c + 3] * k[c + 3]
+        a4 += R[off + c + 4] * k[c + 4]
+        a5 += R[off + c + 5] * k[c + 5]
+        a6 += R[off + c + 6] * k[c + 6]
+        a7 += R[off + c + 7] * k[c + 7]
+        c += 8
+    while c < m:
+        a0 += R[off + c] * k[c]
+        c += 1
+    return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+
+
+@numba.njit(cache=True)
 def _tri_mv(R, k, n, out):  # pragma: no cover - compiled
     """``out[:n] = R k`` for the packed lower-triangular ``R`` (row r at r(r+1)/2)."""
     off = 0
     for r in range(n):
-        acc = 0.0
-        for c in range(r + 1):
-            acc += R[off + c] * k[c]
-        out[r] = acc
+        out[r] = _row_dot(R, off, k, r + 1)
         off += r + 1
 
 
 @numba.njit(cache=True)
-def _tri_tmv(R, lv, n, out):  # pragma: no cover - compiled
-    """``out[:n] = Rᵀ l`` for the packed lower-triangular ``R``."""
+def _tri_lb(R, k, n, lout, bout, x2, am, theta, test):  # pragma: no cover - compiled
+    """``l = R k`` and ``b = Rᵀ l`` in one sweep over the rows of the packed ``R``.
+
+    Row ``r`` gives ``l_r`` (a dot product) and, while it is in cache, adds ``l_r R[r, :]`` to
+    ``b``: one pass over memory instead of two. Row ``r`` of ``R k`` involves only the first
+    ``r + 1`` stored instances and ``Σ_{r<j} l_r²`` only grows with ``j``, so with ``test``
+    (SH-RLS) ``q_j = x2 - Σ_{r<j} l_r² >= q`` and ``|m|/(1 + q_j) <= |w·x|``: once this lower
+    bound exceeds θ the instance will not be stored and the sweep stops (floating-point sums of
+    non-negative terms are monotone, so the early answer is the one the full computation
+    gives). Returns ``(Σ l_r², rows swept, rejected)``.
+    """
     for c in range(n):
-        out[c] = 0.0
+        bout[c] = 0.0
     off = 0
+    l2 = 0.0
     for r in range(n):
-        lr = lv[r]
+        lr = _row_dot(R, off, k, r + 1)
+        lout[r] = lr
+        l2 += lr * lr
         for c in range(r + 1):
-            out[c] += R[off + c] * lr
+            bout[c] += R[off + c] * lr
         off += r + 1
+        if test and am / (1.0 + (x2 - l2)) > theta:
+            return l2, r + 1, True
+    return l2, n, False
 
 
 @numba.njit(cache=True)
@@ -296,6 +338,7 @@ def _rls_batch(  # pragma: no cover - compiled
             have_l = False
             kb = fbuf[1]
             lb = fbuf[2]
+            bb = fbuf[3]
             q = 0.0
             store = True
             if selective and ni > 0:
@@ -307,34 +350,28 @@ def _rls_batch(  # pragma: no cover - compiled
                     store = True
                 elif am / (1.0 + x2) > theta:
                     store = False
-                else:  # ambiguous: exact q = ||x||² - ||R k||² (O(N_i²), reused below)
+                else:  # ambiguous: q = ||x||² - ||R k||², stopped early on a rejection
                     for s in range(ni):
                         kb[s] = g[idx[s]]
-                    _tri_mv(nd_R[i], kb, ni, lb)
-                    l2 = 0.0
-                    for s in range(ni):
-                        l2 += lb[s] * lb[s]
-                    q = x2 - l2
-                    have_l = True
-                    work[1] += ni * ni
-                    store = am / (1.0 + q) <= theta
+                    l2, rows, rejected = _tri_lb(nd_R[i], kb, ni, lb, bb, x2, am, theta, True)
+                    work[1] += rows * rows
+                    if rejected:
+                        store = False
+                    else:
+                        q = x2 - l2
+                        have_l = True
+                        store = am / (1.0 + q) <= theta
             if not store:
                 continue
-            # insertion: block-inverse growth (Schur complement s = 1 + q)
+            # insertion: block-inverse growth (Schur complement s = 1 + q), b = Rᵀ R k = M k
             R = nd_R[i]
             if ni > 0 and not have_l:
                 for s in range(ni):
                     kb[s] = g[idx[s]]
-                _tri_mv(R, kb, ni, lb)
-                l2 = 0.0
-                for s in range(ni):
-                    l2 += lb[s] * lb[s]
+                l2, rows, rejected = _tri_lb(R, kb, ni, lb, bb, x2, 0.0, 0.0, False)
                 q = x2 - l2
             elif ni == 0:
                 q = x2
-            bb = fbuf[3]
-            if ni > 0:
-                _tri_tmv(R, lb, ni, bb)  # b = Rᵀ R k = M k
             s_c = 1.0 + q
             delta = math.sqrt(s_c)
             need_tri = (ni + 1) * (ni + 2) // 2
@@ -428,16 +465,28 @@ def _rls_decision(  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _perc_batch(  # pragma: no cover - compiled
-    indptr, indices, data, V, learn, record, out, parent, order, hierarchical, W, n_upd, work
+    indptr, indices, data, V, learn, record, out, parent, order, hierarchical, Wt, n_upd, work
 ):
-    """One pass of the Perceptron protocol (Section 8) over the CSR rows."""
+    r"""One pass of the Perceptron protocol (Section 8) over the CSR rows.
+
+    ``Wt`` is ``(d, N)``: the weights of all nodes for one feature are contiguous, so
+    :math:`\mathbf w_i^\top\mathbf x` for every node is one sweep over the non-zeros of x.
+    """
     N = parent.shape[0]
     n_rows = indptr.shape[0] - 1
     yhat = np.zeros(N, dtype=np.bool_)
+    m = np.zeros(N)
     for r in range(n_rows):
         a = indptr[r]
         e = indptr[r + 1]
         nnz = e - a
+        for i in range(N):
+            m[i] = 0.0
+        for p in range(a, e):
+            row = Wt[indices[p]]
+            xv = data[p]
+            for i in range(N):
+                m[i] += row[i] * xv
         for oi in range(N):
             i = order[oi]
             pi = parent[i]
@@ -446,17 +495,14 @@ def _perc_batch(  # pragma: no cover - compiled
             yhat[i] = False
             if not (elig or reach):
                 continue
-            m = 0.0
-            for p in range(a, e):
-                m += W[i, indices[p]] * data[p]
             work[0] += nnz
-            pos = m >= 0.0  # eq. (15): {w·x >= 0}
+            pos = m[i] >= 0.0  # eq. (15): {w·x >= 0}
             if reach:
                 yhat[i] = pos
             if elig and pos != (V[r, i] != 0):  # mistake: w <- w + v x, v in {-1, +1}
                 v = 1.0 if V[r, i] != 0 else -1.0
                 for p in range(a, e):
-                    W[i, indices[p]] += v * data[p]
+                    Wt[indices[p], i] += v * data[p]
                 n_upd[i] += 1
                 work[3] += nnz
         if record:
@@ -845,12 +891,12 @@ class _Perceptron(_OnlineLearner):
     def __init__(self, taxonomy: Taxonomy, *, n_features: int | None = None) -> None:
         N = taxonomy.n_nodes if isinstance(taxonomy, Taxonomy) else 0
         self._n_upd = np.zeros(N, dtype=np.int64)
-        self._W = np.zeros((N, 0))
+        self._Wt = np.zeros((0, N))
         super().__init__(taxonomy, n_features=n_features)
 
     def _allocate(self, d: int) -> None:
         self.n_features_ = d
-        self._W = np.zeros((self.n_nodes, d))
+        self._Wt = np.zeros((d, self.n_nodes))  # transposed: one contiguous row per feature
 
     def _run(self, M, V, learn, record, out) -> None:
         _perc_batch(
@@ -864,7 +910,7 @@ class _Perceptron(_OnlineLearner):
             self._parent,
             self._order,
             self.hierarchical,
-            self._W,
+            self._Wt,
             self._n_upd,
             self._work,
         )
@@ -872,13 +918,15 @@ class _Perceptron(_OnlineLearner):
     def decision_one(self, x: Any) -> np.ndarray:
         r""":math:`\mathbf w_i^\top\mathbf x` at every node, ``(N,)`` float (no update)."""
         M = self._one(x)
-        W = self._W[:, M.indices]
-        return W @ M.data
+        out = np.zeros(self.n_nodes)
+        for j, xv in zip(M.indices, M.data, strict=True):  # same order as the compiled loop
+            out += self._Wt[j] * xv
+        return out
 
     @property
     def weights(self) -> np.ndarray:
         """The weight vectors, ``(N, d)`` (a read-only view)."""
-        w = self._W.view()
+        w = self._Wt.T.view()
         w.setflags(write=False)
         return w
 
@@ -889,7 +937,7 @@ class _Perceptron(_OnlineLearner):
 
     def memory_bytes(self) -> int:
         """Bytes held by the weights."""
-        return int(self._W.nbytes)
+        return int(self._Wt.nbytes)
 
 
 class HPerceptron(_Perceptron):
