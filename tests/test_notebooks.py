@@ -342,8 +342,12 @@ def _numbers(value) -> list[float]:
     return [float(t.replace(",", "")) for t in NUMBER.findall(str(value))]
 
 
-def _typed_results(markdown: str, results: list[float], papers: list[float]) -> list[str]:
+def _typed_results(
+    markdown: str, results: list[float], papers: list[float], quoting: re.Pattern | None = None
+) -> list[str]:
     text = GLUE_ROLE.sub(" ", markdown)
+    if quoting is not None:  # drop the sentences that quote the paper
+        text = " ".join(t for t in re.split(r"(?<=[.!?])\s+", text) if not quoting.search(t))
     text = re.sub(r"\{(?:cite|ref|numref|doc)(?::\w+)?\}`[^`]*`", " ", text)
     text = re.sub(r"^[`:]{3,}.*$|^:[\w-]+:.*$|^\([\w.-]+\)=$", " ", text, flags=re.M)
     text = NUMBERED_THING.sub(" ", text)  # "Theorem 4.2", "Sections 2.3 and 3.1", "eq. (13)"
@@ -368,6 +372,8 @@ def test_typed_result_detector_can_fail():
     md = "Slope 0.487 (Theorem 4.87), paper 0.5; we ran 2,000 rounds ({glue:text}`k`)."
     assert _typed_results(md, [0.48712, 2000.0, 4.87], [0.5]) == ["0.487", "2,000"]
     assert _typed_results(md, [0.48712], [0.487]) == []
+    quote = "The paper runs 2,000 rounds. We run 2,000 too."
+    assert _typed_results(quote, [2000.0], [], quoting=QUOTING) == ["2,000"]
 
 
 def test_no_result_is_typed_in_the_prose(notebook):
@@ -397,7 +403,12 @@ def _profile_values(nb) -> list[float]:
     return out
 
 
+#: A sentence that names the paper (its page, slides, printed text) may quote the paper's own
+#: scale even where a book-profile parameter happens to equal it.
+QUOTING = re.compile(r"\b(?:paper|page|slides?|printed|prints)\b", re.I)
+
+
 def test_no_profile_dependent_parameter_is_typed_in_the_prose(notebook):
     path, nb = notebook
-    typed = _typed_results(_markdown(nb), _profile_values(nb), [])
+    typed = _typed_results(_markdown(nb), _profile_values(nb), [], quoting=QUOTING)
     assert not typed, f"{path.name}: book-profile parameters typed instead of glued: {typed}"
