@@ -17,3 +17,6 @@ def _project_root_env(monkeypatch):
 
 def pytest_configure(config):
     os.environ.setdefault("MPLBACKEND", "Agg")
+    # No tqdm bars from mlgeom.parallel.pmap in test output or in the notebooks the tests run
+    # (their kernels inherit this environment); tests of the bars set it themselves.
+    os.environ["MLGEOM_PROGRESS"] = "0"

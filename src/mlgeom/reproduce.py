@@ -11,6 +11,10 @@
   record to ``data/results/<profile>/``. A ``paper`` record is stamped with the commit, date,
   machine and wall time it came from, because it is committed as a snapshot.
 
+Kernels run with ``MLGEOM_PROGRESS=0`` (whatever the shell says), so that no progress bar of
+:func:`mlgeom.parallel.pmap` lands in a stored output; ``MLGEOM_BACKEND`` and its companions
+pass through, so ``MLGEOM_BACKEND=dask make reproduce`` runs the sweeps on Dask.
+
 Every notebook runs in its own child process, which reports the kernel's peak resident memory;
 wall time and peak memory per notebook go to the run report
 ``data/results/run-report.json`` (a local file, not committed: timings are volatile).
@@ -79,6 +83,7 @@ def _run_one(nb_path: Path, profile: str, out_path: Path) -> None:
     import papermill as pm
 
     params = None if profile == "book" else {"PROFILE": profile}
+    os.environ["MLGEOM_PROGRESS"] = "0"  # the kernel inherits it: no tqdm bar in stored outputs
     out_path.parent.mkdir(parents=True, exist_ok=True)
     # The partial notebook lives outside notebooks/ (no build or test may see it half-written);
     # _build/ is on the same file system, so the final os.replace stays atomic.
