@@ -3,6 +3,10 @@ r"""Experiment drivers and figures of the chapter on Sakaue et al. (2024).
 The paper has no experiments; each driver measures one theorem's quantity so that the notebook
 can draw it against its bound. Every driver takes a ``seed`` and returns plain arrays or
 :class:`pandas.DataFrame` objects; the plotting helpers take those and return a figure.
+
+The sweeps over ``d``, ``T``, ``M`` and seeds run through :func:`mlgeom.parallel.pmap` (the
+environment picks joblib, Dask or a plain loop): child streams are spawned here in the order of
+the plain loop and handed to the tasks, so the numbers do not depend on where they run.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from mlgeom import comparator as cmp
 from mlgeom import surrogate_regret as sr
 from mlgeom.fenchel_young import Multiclass, Structure, smooth_hinge
 from mlgeom.logistic_ogd import logistic_ogd_batch, logistic_ogd_loop
+from mlgeom.parallel import pmap
 from mlgeom.random import Seed, as_generator, spawn
 from mlgeom.randomized_decoding import (
     appendix_d_ratio,
@@ -135,30 +140,39 @@ def worst_case_table(
     says :math:`c^* \le 1/(2(1-\ln 2)\ln 2)` for the randomized decoding; Gaptron's analysis
     gives :math:`c^* \le d/(2\ln 2)`.
     """
+    tasks = [
+        (d, g, T, n_prototypes, n_seeds, tuple(decodings), noise)
+        for d, g in zip(ds, spawn(seed, len(ds)), strict=True)
+    ]
+    per_d = pmap(_worst_case_rows, tasks, desc="Theorem 5.1: worst case against d")
+    return pd.DataFrame([row for rows in per_d for row in rows])
+
+
+def _worst_case_rows(task: tuple) -> list[dict[str, Any]]:
+    """One ``d`` of :func:`worst_case_table`: its streams, every decoding, every seed."""
+    d, g, T, n_prototypes, n_seeds, decodings, noise = task
+    gs = spawn(g, n_seeds + 1)
+    streams = [
+        prototype_stream(d, T, n_prototypes=n_prototypes, noise=noise, seed=h) for h in gs[:n_seeds]
+    ]
+    s = Multiclass(d)
     rows = []
-    for d, g in zip(ds, spawn(seed, len(ds)), strict=True):
-        gs = spawn(g, n_seeds + 1)
-        streams = [
-            prototype_stream(d, T, n_prototypes=n_prototypes, noise=noise, seed=h)
-            for h in gs[:n_seeds]
-        ]
-        s = Multiclass(d)
-        for dec, h in zip(decodings, spawn(gs[-1], len(decodings)), strict=True):
-            rec = multiclass_runs(streams, d, dec, seed=h)
-            for k, st in enumerate(streams):
-                E = float(rec.expected_loss[k].sum())
-                c = cmp.worst_case_constant(s, st, E, loss_scale=LOG2E)
-                rows.append(
-                    {
-                        "d": d,
-                        "seed": k,
-                        "decoding": dec,
-                        "sum_E": E,
-                        "mistakes": float(rec.target_loss[k].sum()),
-                        "c_star": c,
-                    }
-                )
-    return pd.DataFrame(rows)
+    for dec, h in zip(decodings, spawn(gs[-1], len(decodings)), strict=True):
+        rec = multiclass_runs(streams, d, dec, seed=h)
+        for k, st in enumerate(streams):
+            E = float(rec.expected_loss[k].sum())
+            c = cmp.worst_case_constant(s, st, E, loss_scale=LOG2E)
+            rows.append(
+                {
+                    "d": d,
+                    "seed": k,
+                    "decoding": dec,
+                    "sum_E": E,
+                    "mistakes": float(rec.target_loss[k].sum()),
+                    "c_star": c,
+                }
+            )
+    return rows
 
 
 def slope_table(table: pd.DataFrame, x: str, y: str, by: str) -> pd.DataFrame:
@@ -182,11 +196,10 @@ def horizon_table(
     s = Multiclass(d)
     c51 = sr.bound_theorem_5_1(stream.C, 1.0)
     rec = multiclass_runs([stream] * n_seeds, d, "randomized", seed=seed, C=stream.C)
+    fits = pmap(_ridge_at_horizon, [(s, stream, T, c51) for T in Ts], desc="Theorem 5.1: horizons")
     rows = []
-    for T in Ts:
-        head = stream.head(T)
-        fit = cmp.fit_ridge(s, head, c51, loss_scale=LOG2E)
-        opt = fit.total_loss + c51 * fit.norm**2
+    for T, (total_loss, norm) in zip(Ts, fits, strict=True):
+        opt = total_loss + c51 * norm**2
         for k in range(n_seeds):
             E = float(rec.expected_loss[k, :T].sum())
             rows.append(
@@ -196,11 +209,18 @@ def horizon_table(
                     "sum_E": E,
                     "min_bound": opt,
                     "slack": opt - E,
-                    "U_norm": fit.norm,
-                    "sum_S_U": fit.total_loss,
+                    "U_norm": norm,
+                    "sum_S_U": total_loss,
                 }
             )
     return pd.DataFrame(rows)
+
+
+def _ridge_at_horizon(task: tuple) -> tuple[float, float]:
+    """Theorem 5.1's ridge comparator on the first ``T`` rounds: (total loss, ‖U‖_F)."""
+    s, stream, T, c51 = task
+    fit = cmp.fit_ridge(s, stream.head(T), c51, loss_scale=LOG2E)
+    return fit.total_loss, fit.norm
 
 
 def lower_bound_table(
@@ -213,29 +233,34 @@ def lower_bound_table(
     in expectation: :math:`(M+1)(1 - 1/d) - \sum_t S_t(U')`), ``upper`` (Theorem 5.1's bound
     with :math:`U'`) and ``B2`` (:math:`\|U'\|_F^2`).
     """
-    rows = []
-    for d, g in zip(ds, spawn(seed, len(ds)), strict=True):
-        s = Multiclass(d)
-        for M, h in zip(Ms, spawn(g, len(Ms)), strict=True):
-            for k, hh in enumerate(spawn(h, n_seeds)):
-                st, B = lower_bound_instance(d, M, T, seed=hh)
-                rec = multiclass_runs([st], d, "randomized", seed=hh)
-                E = rec.expected_loss[0]
-                S_U = LOG2E * s.loss(st.X[st.order] @ st.U.T, st.Y[st.order])
-                rows.append(
-                    {
-                        "d": d,
-                        "M": M,
-                        "seed": k,
-                        "B2": B**2,
-                        "regret": float(E.sum() - S_U.sum()),
-                        "first_M": float(E[:M].sum() - S_U[:M].sum()),
-                        "exact_lb": float((M + 1) * (1 - 1 / d) - S_U.sum()),
-                        "upper": sr.bound_theorem_5_1(1.0, B**2),
-                        "B2_over_ln2d": B**2 / np.log(d) ** 2,
-                    }
-                )
-    return pd.DataFrame(rows)
+    tasks = [
+        (d, M, T, k, hh)
+        for d, g in zip(ds, spawn(seed, len(ds)), strict=True)
+        for M, h in zip(Ms, spawn(g, len(Ms)), strict=True)
+        for k, hh in enumerate(spawn(h, n_seeds))
+    ]
+    return pd.DataFrame(pmap(_lower_bound_row, tasks, desc="Theorem 5.2: d × M × seeds"))
+
+
+def _lower_bound_row(task: tuple) -> dict[str, Any]:
+    """One run of :func:`lower_bound_table` (the instance and the learner share ``hh``)."""
+    d, M, T, k, hh = task
+    s = Multiclass(d)
+    st, B = lower_bound_instance(d, M, T, seed=hh)
+    rec = multiclass_runs([st], d, "randomized", seed=hh)
+    E = rec.expected_loss[0]
+    S_U = LOG2E * s.loss(st.X[st.order] @ st.U.T, st.Y[st.order])
+    return {
+        "d": d,
+        "M": M,
+        "seed": k,
+        "B2": B**2,
+        "regret": float(E.sum() - S_U.sum()),
+        "first_M": float(E[:M].sum() - S_U[:M].sum()),
+        "exact_lb": float((M + 1) * (1 - 1 / d) - S_U.sum()),
+        "upper": sr.bound_theorem_5_1(1.0, B**2),
+        "B2_over_ln2d": B**2 / np.log(d) ** 2,
+    }
 
 
 # -- structured outputs (Theorems 4.2, 4.3, 4.6) ---------------------------------------------
@@ -260,7 +285,7 @@ def structured_check(
     def one(seed):
         return sr.run_online(structure, stream, eta=eta, decoding=decoding, seed=seed)
 
-    recs = sr.run_seeds(one, n_seeds, seed=seed, n_jobs=n_jobs)
+    recs = sr.run_seeds(one, n_seeds, seed=seed, n_jobs=n_jobs, desc="Theorem 4.2: seeds")
     c42 = sr.bound_theorem_4_2(structure, C, 1.0)
     fit = cmp.fit_ridge(structure, stream, c42)
     opt = fit.total_loss + c42 * fit.norm**2
@@ -299,6 +324,7 @@ def high_probability_table(
         n_seeds,
         seed=seed,
         n_jobs=n_jobs,
+        desc="Theorem 4.3: seeds",
     )
     s = structure
     coef = sr.bound_theorem_4_3(s, C, 1.0, delta) - sr.bound_theorem_4_3(s, C, 0.0, delta)

@@ -3,6 +3,12 @@ r"""Experiment drivers and plots of the maximum-margin multiclass NN chapter (Ko
 Each function runs one experiment of ``notebooks/max_margin_multiclass_nn.md`` and returns a
 :class:`pandas.DataFrame` (or a small dataclass), so that notebook cells stay short; the
 ``plot_*`` functions draw the chapter's figures on a given Axes.
+
+The random sweeps (:func:`cover_crosscheck`, :func:`theorem1_sweep`, :func:`k_sweep_srm`) run
+through :func:`mlgeom.parallel.pmap`, each task with a child stream spawned here in the order of
+the plain loop, so the numbers do not depend on the backend. The timing sweeps
+(:func:`timing_sweep`, :func:`index_check`) stay sequential: parallel runs would disturb the
+wall times they measure.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -19,6 +26,7 @@ from mlgeom import margin_bounds as mb
 from mlgeom.metric_index import MetricBallTree
 from mlgeom.metric_spaces import pairwise_distances
 from mlgeom.metric_tasks import SoftmaxProblem, Task
+from mlgeom.parallel import pmap
 from mlgeom.plotting import COLORS, PAPER_STYLE
 from mlgeom.random import Seed, as_generator, spawn
 from mlgeom.srm_nn import SRMNearestNeighbors
@@ -360,36 +368,45 @@ def cover_crosscheck(
     cover, its size against networkx's 2-approximation (``min_weighted_vertex_cover``), the exact
     minimum (MILP) and, for the bipartite case, König's theorem (``hopcroft_karp_matching``).
     """
+    tasks = [
+        (n, rng, n_classes, p_edge) for n, rng in zip(sizes, spawn(seed, len(sizes)), strict=True)
+    ]
+    per_n = pmap(_cover_rows, tasks, desc="vertex covers: graph sizes")
+    return pd.DataFrame([row for rows in per_n for row in rows])
+
+
+def _cover_rows(task: tuple) -> list[dict[str, Any]]:
+    """One size of :func:`cover_crosscheck`: a bipartite and a k-partite graph from ``rng``."""
     import networkx as nx
     from networkx.algorithms import approximation, bipartite
 
+    n, rng, n_classes, p_edge = task
     rows = []
-    for n, rng in zip(sizes, spawn(seed, len(sizes)), strict=True):
-        for k in (2, n_classes):
-            y = rng.integers(k, size=n)
-            i, j = np.triu_indices(n, 1)
-            keep = (y[i] != y[j]) & (rng.random(len(i)) < p_edge)
-            E = np.stack([i[keep], j[keep]], axis=1)
-            matching, cover = matching_cover(E, n)
-            G = nx.Graph()
-            G.add_nodes_from(range(n))
-            G.add_edges_from(map(tuple, E.tolist()))
-            exact = int(exact_vertex_cover(E, n).sum())
-            row = {
-                "n": n,
-                "k": k,
-                "edges": len(E),
-                "maximal (networkx)": nx.is_maximal_matching(G, set(map(tuple, matching.tolist()))),
-                "is cover": is_vertex_cover(E, cover),
-                "ours m̃": int(cover.sum()),
-                "networkx 2-approx": len(approximation.min_weighted_vertex_cover(G)),
-                "exact m̂": exact,
-            }
-            if k == 2:
-                top = {v for v in range(n) if y[v] == 0}
-                row["König |max matching|"] = len(bipartite.hopcroft_karp_matching(G, top)) // 2
-            rows.append(row)
-    return pd.DataFrame(rows)
+    for k in (2, n_classes):
+        y = rng.integers(k, size=n)
+        i, j = np.triu_indices(n, 1)
+        keep = (y[i] != y[j]) & (rng.random(len(i)) < p_edge)
+        E = np.stack([i[keep], j[keep]], axis=1)
+        matching, cover = matching_cover(E, n)
+        G = nx.Graph()
+        G.add_nodes_from(range(n))
+        G.add_edges_from(map(tuple, E.tolist()))
+        exact = int(exact_vertex_cover(E, n).sum())
+        row = {
+            "n": n,
+            "k": k,
+            "edges": len(E),
+            "maximal (networkx)": nx.is_maximal_matching(G, set(map(tuple, matching.tolist()))),
+            "is cover": is_vertex_cover(E, cover),
+            "ours m̃": int(cover.sum()),
+            "networkx 2-approx": len(approximation.min_weighted_vertex_cover(G)),
+            "exact m̂": exact,
+        }
+        if k == 2:
+            top = {v for v in range(n) if y[v] == 0}
+            row["König |max matching|"] = len(bipartite.hopcroft_karp_matching(G, top)) // 2
+        rows.append(row)
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------
@@ -403,14 +420,15 @@ def theorem1_sweep(
     bayes = problem.bayes_risk(grid)
     G = problem.grid(grid)
     eta_G = problem.eta(G)
+    tasks = [
+        (int(n), r)
+        for n, rng in zip(ns, spawn(seed, len(ns)), strict=True)
+        for r in spawn(rng, reps)
+    ]
+    all_risks = pmap(partial(_one_nn_risk, problem, G, eta_G), tasks, desc="Theorem 1: n × samples")
     rows = []
-    for n, rng in zip(ns, spawn(seed, len(ns)), strict=True):
-        risks = []
-        for r in spawn(rng, reps):
-            X, y = problem.sample(int(n), r)
-            tree = MetricBallTree(X, "chebyshev")
-            nn = tree.query(G).indices
-            risks.append(float(np.mean(1.0 - eta_G[np.arange(len(G)), y[nn]])))
+    for i, n in enumerate(ns):
+        risks = all_risks[i * reps : (i + 1) * reps]
         rows.append(
             {
                 "n": int(n),
@@ -421,6 +439,16 @@ def theorem1_sweep(
             }
         )
     return pd.DataFrame(rows).set_index("n")
+
+
+def _one_nn_risk(
+    problem: SoftmaxProblem, G: np.ndarray, eta_G: np.ndarray, task: tuple[int, Any]
+) -> float:
+    """Risk on the grid ``G`` of the 1-NN rule (ball tree, ℓ∞) on one sample of size ``n``."""
+    n, r = task
+    X, y = problem.sample(n, r)
+    nn = MetricBallTree(X, "chebyshev").query(G).indices
+    return float(np.mean(1.0 - eta_G[np.arange(len(G)), y[nn]]))
 
 
 def k_sweep_srm(
@@ -435,24 +463,20 @@ def k_sweep_srm(
     grid: int = 100,
 ) -> pd.DataFrame:
     """Risk of SRM-NN and 1-NN as k grows with the Lipschitz constant of η fixed (β/2)."""
-    rows = []
+    problems, tasks = [], []
     for k, rng in zip(ks, spawn(seed, len(ks)), strict=True):
         r_prob, *r_reps = spawn(rng, reps + 1)
         prob = SoftmaxProblem.random(int(k), D, beta, r_prob)
-        bayes = prob.bayes_risk(grid)
         G = prob.grid(grid)
         eta_G = prob.eta(G)
-        srm_r, nn_r = [], []
-        for r in r_reps:
-            X, y = prob.sample(n, r)
-            clf = SRMNearestNeighbors("chebyshev", delta=delta, ddim=float(D), classes=np.arange(k))
-            present = np.unique(y)
-            if len(present) < k:  # a class with no sample: the label set is the classes seen
-                clf.set_params(classes=present)
-            clf.fit(X, y)
-            srm_r.append(float(np.mean(1.0 - eta_G[np.arange(len(G)), clf.predict(G)])))
-            nn = y[np.argmin(pairwise_distances(G, X, "chebyshev"), axis=1)]
-            nn_r.append(float(np.mean(1.0 - eta_G[np.arange(len(G)), nn])))
+        problems.append((k, prob))
+        tasks += [(k, prob, G, eta_G, n, r, delta, D) for r in r_reps]
+    risks = pmap(_srm_and_nn_risk, tasks, desc="SRM-NN: k × samples")
+    rows = []
+    for i, (k, prob) in enumerate(problems):
+        bayes = prob.bayes_risk(grid)
+        srm_r = [srm for srm, _ in risks[i * reps : (i + 1) * reps]]
+        nn_r = [nn for _, nn in risks[i * reps : (i + 1) * reps]]
         rows.append(
             {
                 "k": int(k),
@@ -464,6 +488,20 @@ def k_sweep_srm(
             }
         )
     return pd.DataFrame(rows).set_index("k")
+
+
+def _srm_and_nn_risk(task: tuple) -> tuple[float, float]:
+    """Grid risks of SRM-NN and of 1-NN (ℓ∞) trained on one sample of one problem."""
+    k, prob, G, eta_G, n, r, delta, D = task
+    X, y = prob.sample(n, r)
+    clf = SRMNearestNeighbors("chebyshev", delta=delta, ddim=float(D), classes=np.arange(k))
+    present = np.unique(y)
+    if len(present) < k:  # a class with no sample: the label set is the classes seen
+        clf.set_params(classes=present)
+    clf.fit(X, y)
+    srm = float(np.mean(1.0 - eta_G[np.arange(len(G)), clf.predict(G)]))
+    nn = y[np.argmin(pairwise_distances(G, X, "chebyshev"), axis=1)]
+    return srm, float(np.mean(1.0 - eta_G[np.arange(len(G)), nn]))
 
 
 # ---------------------------------------------------------------------------------------------

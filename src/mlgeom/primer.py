@@ -4,7 +4,10 @@ Each function runs one of the chapter's experiments from the algorithms in the c
 modules and returns plain tables and arrays; the notebook calls them, draws the figures and
 records the claims. Every function is deterministic for an ``int`` seed (or advances a
 ``Generator``), and every repeated run gets its own child stream (:func:`mlgeom.random.spawn`),
-so a sweep gives the same numbers however it is split.
+so a sweep gives the same numbers however it is split. The sweeps (over margins, ε, kernels,
+feature counts and sample sizes, with their repetitions) run through
+:func:`mlgeom.parallel.pmap`: the children are spawned here, in the order of the plain loop,
+and each task gets its own, so the backend never changes a number.
 
 References
 ----------
@@ -23,6 +26,7 @@ import pandas as pd
 
 from mlgeom import kernel_perceptron as kp
 from mlgeom import kernels, perceptron, polytope_distance, random_features, range_spaces
+from mlgeom.parallel import pmap
 from mlgeom.plotting import COLORS
 from mlgeom.random import Seed, as_generator, spawn
 
@@ -65,21 +69,25 @@ def mistake_bound_sweep(
         One row per data set: ``gamma``, ``bound`` (:math:`1/\gamma^2`), ``updates``
         (including the initial :math:`w = y_1x_1`), ``converged``, ``separates``.
     """
-    rows = []
-    for gamma, rng in zip(gammas, spawn(seed, len(gammas)), strict=True):
-        for rep_rng in spawn(rng, reps):
-            X, y, _ = perceptron.planted_margin_data(n, d, gamma, seed=rep_rng)
-            res = perceptron.perceptron(X, y)
-            rows.append(
-                {
-                    "gamma": gamma,
-                    "bound": 1 / gamma**2,
-                    "updates": res.n_updates + 1,
-                    "converged": res.converged,
-                    "separates": bool(perceptron.margin(X, y, res.w) >= 0),
-                }
-            )
-    return pd.DataFrame(rows)
+    tasks = [
+        (gamma, n, d, rep_rng)
+        for gamma, rng in zip(gammas, spawn(seed, len(gammas)), strict=True)
+        for rep_rng in spawn(rng, reps)
+    ]
+    return pd.DataFrame(pmap(_mistake_bound_run, tasks, desc="perceptron: margins × data sets"))
+
+
+def _mistake_bound_run(task: tuple[float, int, int, np.random.Generator]) -> dict[str, Any]:
+    gamma, n, d, rng = task
+    X, y, _ = perceptron.planted_margin_data(n, d, gamma, seed=rng)
+    res = perceptron.perceptron(X, y)
+    return {
+        "gamma": gamma,
+        "bound": 1 / gamma**2,
+        "updates": res.n_updates + 1,
+        "converged": res.converged,
+        "separates": bool(perceptron.margin(X, y, res.w) >= 0),
+    }
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,10 +117,10 @@ def gilbert_sweep(P: Any, Q: Any, eps_grid: Sequence[float]) -> GilbertSweep:
     :math:`(1-\varepsilon)\|\hat p - \hat q\| \le \gamma`.
     """
     gamma = polytope_distance.polytope_distance_qp(P, Q).distance
+    all_steps = [int(np.ceil(1 / (eps * gamma**2))) for eps in eps_grid]
+    runs = pmap(_gilbert_run, [(P, Q, steps) for steps in all_steps], desc="Gilbert: ε grid")
     rows, longest, most_steps = [], None, -1
-    for eps in eps_grid:
-        steps = int(np.ceil(1 / (eps * gamma**2)))
-        g = polytope_distance.gilbert(P, Q, n_iter=steps)
+    for eps, steps, g in zip(eps_grid, all_steps, runs, strict=True):
         if steps > most_steps:  # Gilbert is deterministic: keep the longest run, no re-run
             longest, most_steps = g, steps
         lhs = (1 - eps) * g.distance
@@ -128,6 +136,11 @@ def gilbert_sweep(P: Any, Q: Any, eps_grid: Sequence[float]) -> GilbertSweep:
             }
         )
     return GilbertSweep(pd.DataFrame(rows).set_index("eps"), gamma, longest)
+
+
+def _gilbert_run(task: tuple[Any, Any, int]) -> Any:
+    P, Q, steps = task
+    return polytope_distance.gilbert(P, Q, n_iter=steps)
 
 
 def max_margin_perceptron_sweep(X: Any, y: Any, eps_grid: Sequence[float]) -> pd.DataFrame:
@@ -146,11 +159,12 @@ def max_margin_perceptron_sweep(X: Any, y: Any, eps_grid: Sequence[float]) -> pd
     y_ = np.asarray(y, dtype=float)
     signed = y_[:, None] * X_
     gamma0 = polytope_distance.polytope_distance_qp(signed, np.zeros((1, X_.shape[1]))).distance
+    all_steps = [int(np.ceil(1 / (eps * gamma0**2))) for eps in eps_grid]
+    reached_all = pmap(
+        _max_margin_run, [(X_, y_, steps) for steps in all_steps], desc="max-margin perceptron"
+    )
     rows = []
-    for eps in eps_grid:
-        steps = int(np.ceil(1 / (eps * gamma0**2)))
-        mm = perceptron.max_margin_perceptron(X_, y_, n_steps=steps)
-        reached = perceptron.margin(X_, y_, mm.w)
+    for eps, steps, reached in zip(eps_grid, all_steps, reached_all, strict=True):
         target = (1 - eps) * gamma0
         rows.append(
             {
@@ -163,6 +177,12 @@ def max_margin_perceptron_sweep(X: Any, y: Any, eps_grid: Sequence[float]) -> pd
             }
         )
     return pd.DataFrame(rows).set_index("eps")
+
+
+def _max_margin_run(task: tuple[np.ndarray, np.ndarray, int]) -> float:
+    X, y, steps = task
+    mm = perceptron.max_margin_perceptron(X, y, n_steps=steps)
+    return perceptron.margin(X, y, mm.w)
 
 
 def kernel_perceptron_table(
@@ -192,26 +212,33 @@ def kernel_perceptron_table(
     fits : dict
         ``(data, kernel) -> KernelPerceptron`` (for drawing decision regions).
     """
-    rows, fits = [], {}
-    for dname, (Xtr, ytr, Xte, yte) in datasets.items():
-        for kname, spec in kernel_specs.items():
-            model = kp.kernel_perceptron(Xtr, ytr, rule="cyclic", max_updates=max_updates, **spec)
-            fits[dname, kname] = model
-            R2 = float(np.max(np.diag(kernels.kernel_matrix(Xtr, Xtr, **spec))))
-            gamma0 = kp.rkhs_margin(Xtr, ytr, **spec)
-            rows.append(
-                {
-                    "data": dname,
-                    "kernel": kname,
-                    "updates": model.n_updates + 1,
-                    "converged": model.converged,
-                    "train_error": float(np.mean(model.predict(Xtr) != ytr)),
-                    "test_error": float(np.mean(model.predict(Xte) != yte)),
-                    "gamma0": gamma0,
-                    "bound": R2 / gamma0**2,
-                }
-            )
+    tasks = [
+        (dname, data, kname, dict(spec), max_updates)
+        for dname, data in datasets.items()
+        for kname, spec in kernel_specs.items()
+    ]
+    results = pmap(_kernel_perceptron_run, tasks, desc="kernel perceptron: data × kernels")
+    fits = {(t[0], t[2]): model for t, (_, model) in zip(tasks, results, strict=True)}
+    rows = [row for row, _ in results]
     return pd.DataFrame(rows).set_index(["data", "kernel"]), fits
+
+
+def _kernel_perceptron_run(task: tuple) -> tuple[dict[str, Any], Any]:
+    dname, (Xtr, ytr, Xte, yte), kname, spec, max_updates = task
+    model = kp.kernel_perceptron(Xtr, ytr, rule="cyclic", max_updates=max_updates, **spec)
+    R2 = float(np.max(np.diag(kernels.kernel_matrix(Xtr, Xtr, **spec))))
+    gamma0 = kp.rkhs_margin(Xtr, ytr, **spec)
+    row = {
+        "data": dname,
+        "kernel": kname,
+        "updates": model.n_updates + 1,
+        "converged": model.converged,
+        "train_error": float(np.mean(model.predict(Xtr) != ytr)),
+        "test_error": float(np.mean(model.predict(Xte) != yte)),
+        "gamma0": gamma0,
+        "bound": R2 / gamma0**2,
+    }
+    return row, model
 
 
 def plot_decision_regions(ax: Any, model: Any, *, resolution: int = 150, pad: float = 0.3) -> None:
@@ -251,16 +278,15 @@ def rff_error_sweep(X: Any, rhos: Sequence[int], reps: int, *, seed: Seed) -> np
     """
     X_ = np.asarray(X, dtype=float)
     parent = as_generator(seed)
-    return np.array(
-        [
-            [
-                random_features.rff_sup_error(
-                    X_, random_features.random_fourier_features(X_.shape[1], rho, seed=g)
-                )
-                for g in spawn(parent, reps)
-            ]
-            for rho in rhos
-        ]
+    tasks = [(X_, rho, g) for rho in rhos for g in spawn(parent, reps)]
+    errors = pmap(_rff_run, tasks, desc="random features: ρ × draws")
+    return np.array(errors, dtype=float).reshape(len(rhos), reps)
+
+
+def _rff_run(task: tuple[np.ndarray, int, np.random.Generator]) -> float:
+    X, rho, g = task
+    return random_features.rff_sup_error(
+        X, random_features.random_fourier_features(X.shape[1], rho, seed=g)
     )
 
 
@@ -279,13 +305,19 @@ def kde_error_sweep(
     """
     X_ = np.asarray(X, dtype=float)
     full = kernels.kde(X_, queries)
-    n = X_.shape[0]
-    out = np.empty((len(sizes), reps))
-    for i, (m, rng) in enumerate(zip(sizes, spawn(seed, len(sizes)), strict=True)):
-        for j, g in enumerate(spawn(rng, reps)):
-            sample = X_[g.choice(n, m, replace=False)]
-            out[i, j] = np.abs(kernels.kde(sample, queries) - full).max()
-    return out
+    tasks = [
+        (X_, queries, full, m, g)
+        for m, rng in zip(sizes, spawn(seed, len(sizes)), strict=True)
+        for g in spawn(rng, reps)
+    ]
+    errors = pmap(_kde_run, tasks, desc="KDE: sample sizes × samples")
+    return np.array(errors, dtype=float).reshape(len(sizes), reps)
+
+
+def _kde_run(task: tuple) -> float:
+    X, queries, full, m, g = task
+    sample = X[g.choice(X.shape[0], m, replace=False)]
+    return float(np.abs(kernels.kde(sample, queries) - full).max())
 
 
 def halfplane_sample_sweep(
@@ -303,14 +335,23 @@ def halfplane_sample_sweep(
         :func:`mlgeom.range_spaces.halfplane_net_gap` of each sample.
     """
     X_ = np.asarray(X, dtype=float)
-    n = X_.shape[0]
-    dev, net = np.empty((len(sizes), reps)), np.empty((len(sizes), reps))
-    for i, (m, rng) in enumerate(zip(sizes, spawn(seed, len(sizes)), strict=True)):
-        for j, g in enumerate(spawn(rng, reps)):
-            S = X_[g.choice(n, m, replace=False)]
-            dev[i, j] = range_spaces.halfplane_discrepancy(X_, S, n_directions=n_directions)
-            net[i, j] = range_spaces.halfplane_net_gap(X_, S, n_directions=n_directions)
-    return dev, net
+    tasks = [
+        (X_, m, g, n_directions)
+        for m, rng in zip(sizes, spawn(seed, len(sizes)), strict=True)
+        for g in spawn(rng, reps)
+    ]
+    pairs = np.array(pmap(_halfplane_run, tasks, desc="halfplanes: sample sizes × samples"))
+    pairs = pairs.reshape(len(sizes), reps, 2)
+    return pairs[..., 0].copy(), pairs[..., 1].copy()
+
+
+def _halfplane_run(task: tuple) -> tuple[float, float]:
+    X, m, g, n_directions = task
+    S = X[g.choice(X.shape[0], m, replace=False)]
+    return (
+        float(range_spaces.halfplane_discrepancy(X, S, n_directions=n_directions)),
+        float(range_spaces.halfplane_net_gap(X, S, n_directions=n_directions)),
+    )
 
 
 def planar_benchmarks(

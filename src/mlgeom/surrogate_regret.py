@@ -208,9 +208,14 @@ def run_online(
 
 
 def run_seeds(
-    fn: Callable[..., Any], seeds: Sequence[Any] | int, *, seed: Seed = None, n_jobs: int = 1
+    fn: Callable[..., Any],
+    seeds: Sequence[Any] | int,
+    *,
+    seed: Seed = None,
+    n_jobs: int | None = 1,
+    desc: str | None = None,
 ) -> list[Any]:
-    """Run ``fn(seed=child)`` for independent child seeds, in parallel with joblib.
+    """Run ``fn(seed=child)`` for independent child seeds, through :func:`mlgeom.parallel.pmap`.
 
     Parameters
     ----------
@@ -220,15 +225,27 @@ def run_seeds(
         Number of runs (children spawned from ``seed``) or explicit seeds/generators.
     seed : int or numpy.random.Generator
         Parent seed when ``seeds`` is an int.
-    n_jobs : int, default=1
-        joblib workers; the results do not depend on it (each run has its own stream).
+    n_jobs : int or None, default=1
+        Workers (``1``: in this process; ``None``: ``$MLGEOM_N_JOBS``); ``MLGEOM_BACKEND``
+        picks joblib or Dask. The results do not depend on it (each run has its own stream).
+    desc : str, optional
+        Label of the progress bar.
     """
-    children = spawn(seed, seeds) if isinstance(seeds, int) else list(seeds)
-    if n_jobs == 1:
-        return [fn(seed=g) for g in children]
-    from joblib import Parallel, delayed
+    from mlgeom.parallel import pmap
 
-    return Parallel(n_jobs=n_jobs)(delayed(fn)(seed=g) for g in children)
+    children = spawn(seed, seeds) if isinstance(seeds, int) else list(seeds)
+    return pmap(_WithSeed(fn), children, n_jobs=n_jobs, desc=desc or "seeds")
+
+
+class _WithSeed:
+    """``g -> fn(seed=g)`` as a picklable object (joblib and Dask ship it to their workers)."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        self.__qualname__ = getattr(fn, "__qualname__", type(fn).__name__)
+
+    def __call__(self, g: Any) -> Any:
+        return self.fn(seed=g)
 
 
 # -- learning rates ---------------------------------------------------------------------
