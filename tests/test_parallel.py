@@ -1,7 +1,7 @@
 """mlgeom.parallel.pmap: the plain loop's results, in order, on every backend.
 
 The Dask tests share one LocalCluster of two workers (started on first use, closed at the end
-of this module); together they take a few seconds.
+of this module); they are marked ``slow`` (the cluster's start-up alone takes seconds).
 """
 
 import json
@@ -21,6 +21,7 @@ from mlgeom.parallel import pmap
 from mlgeom.random import as_generator, spawn
 
 BACKENDS = ["sequential", "joblib", "dask"]
+slow = pytest.mark.slow
 
 
 # -- module-level task functions (picklable by reference) ---------------------------------------
@@ -69,7 +70,7 @@ def _close_dask_at_the_end():
     parallel.close_dask()
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=["sequential", "joblib", pytest.param("dask", marks=slow)])
 def backend(request, monkeypatch):
     monkeypatch.setenv("MLGEOM_BACKEND", request.param)
     monkeypatch.delenv("MLGEOM_SCHEDULER", raising=False)
@@ -104,10 +105,10 @@ def test_n_jobs_one_runs_in_the_calling_process(backend):
     assert set(pmap(env_of_worker, range(4), n_jobs=1)) == {os.getpid()}
 
 
-def test_parallel_backends_run_elsewhere(monkeypatch):
-    for name in ("joblib", "dask"):
-        monkeypatch.setenv("MLGEOM_BACKEND", name)
-        assert os.getpid() not in pmap(env_of_worker, range(4), n_jobs=2)
+@pytest.mark.parametrize("name", ["joblib", pytest.param("dask", marks=slow)])
+def test_parallel_backends_run_elsewhere(monkeypatch, name):
+    monkeypatch.setenv("MLGEOM_BACKEND", name)
+    assert os.getpid() not in pmap(env_of_worker, range(4), n_jobs=2)
 
 
 def test_nested_sweeps_run_inside_the_worker(backend):
@@ -120,7 +121,7 @@ def test_workers_use_the_callers_blas_threads(backend):
     assert pmap(blas_sums, spawn(5, 3), n_jobs=2) == expected
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.lists(st.integers(-1000, 1000), max_size=12), st.integers(1, 3))
 def test_property_same_as_map(xs, n_jobs):
     assert pmap(abs, xs, n_jobs=n_jobs) == [abs(x) for x in xs]
@@ -171,6 +172,7 @@ def _k_sweep_loop(ks, n, beta, D, reps, seed, grid):
     return out
 
 
+@slow
 def test_chapter_sweeps_identical_on_dask_joblib_and_sequential(monkeypatch):
     X = np.random.default_rng(0).normal(scale=0.7, size=(60, 2))
     reference = _rff_loop(X, [8, 32, 128], 3, seed=11)
@@ -188,6 +190,7 @@ def test_chapter_sweeps_identical_on_dask_joblib_and_sequential(monkeypatch):
         assert ksw[name] == k_reference, name
 
 
+@slow
 def test_local_cluster_is_local_reused_and_dashboard_free(monkeypatch):
     monkeypatch.setenv("MLGEOM_BACKEND", "dask")
     monkeypatch.delenv("MLGEOM_SCHEDULER", raising=False)
@@ -203,6 +206,7 @@ def test_local_cluster_is_local_reused_and_dashboard_free(monkeypatch):
     assert "distributed.dashboard.scheduler" not in sys.modules
 
 
+@slow
 def test_scheduler_address_connects_to_a_running_scheduler(monkeypatch):
     monkeypatch.setenv("MLGEOM_BACKEND", "dask")
     monkeypatch.delenv("MLGEOM_SCHEDULER", raising=False)
@@ -293,6 +297,7 @@ def test_malformed_scheduler_address_is_refused(monkeypatch, address, why):
         pmap(abs, [1, 2])
 
 
+@slow
 def test_unreachable_scheduler_names_the_address(monkeypatch):
     import dask
 
