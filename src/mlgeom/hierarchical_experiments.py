@@ -868,7 +868,7 @@ def plot_figure4(axes: Any, t2: pd.DataFrame, *, paper: bool = True) -> None:
             if paper and (a, "paper") in t2.columns:
                 pv = t2.loc[rows, (a, "paper")].to_numpy(dtype=float)
                 ax.plot(x + (k - 0.5) * 0.38, pv, "D", color=COLORS["paper"], ms=4,
-                        label=f"{kind} (paper)" if k == 0 else None)  # fmt: skip
+                        label="paper (FP, FN)" if k == 0 else None)  # fmt: skip
         ax.set_xticks(x, [str(d) for d in depths])
         ax.set_xlabel("depth")
         ax.set_title(a)
