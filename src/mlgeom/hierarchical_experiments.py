@@ -940,6 +940,7 @@ def _timed_epoch(args: tuple) -> float:
     name, taxonomy, X, V = args
     from mlgeom.hierarchical_learners import make_learner
 
+    make_learner(name, taxonomy).partial_fit(X[:50], V[:50])  # warm-up: load compiled code
     learner = make_learner(name, taxonomy)
     t0 = time.perf_counter()
     learner.partial_fit(X, V)
