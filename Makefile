@@ -65,6 +65,9 @@ bench: $(STAMP)  ## speed benchmarks: ratios against plain references (volatile;
 	$(BIN)/python -m mlgeom.metric_nn_experiments
 	$(BIN)/python -m mlgeom.fenchel_young_experiments
 	$(BIN)/python -m mlgeom.lp_multiscale_experiments
+	$(BIN)/python -m mlgeom.hierarchical_bench
+	$(BIN)/python -m mlgeom.hierarchical_experiments
+	$(BIN)/python -m mlgeom.parallel
 
 lock: $(STAMP)  ## regenerate constraints.txt from the current environment
 	{ sed -n '1,2p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable | grep -v '^mlgeom'; } > constraints.tmp
