@@ -354,7 +354,7 @@ class Taxonomy:
             bad = (arr != 0) & (arr != 1)
             if np.any(bad):
                 r, c = np.argwhere(bad)[0]
-                raise ValueError(f"{name}[{r}, {c}] = {arr[r, c]!r}; multilabels are 0/1")
+                raise ValueError(f"{name}[{r}, {c}] = {arr[r, c].item()!r}; multilabels are 0/1")
             arr = arr.astype(bool)
         return arr
 
