@@ -11,6 +11,7 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 __all__ = [
     "check_matrix",
@@ -19,6 +20,7 @@ __all__ = [
     "check_positive_int",
     "check_real",
     "check_in",
+    "check_multilabels",
 ]
 
 
@@ -199,3 +201,33 @@ def check_in(value: Any, name: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
     return value
+
+
+def check_multilabels(Y: Any, name: str = "Y", *, n_cols: int | None = None) -> np.ndarray:
+    """Return a batch of multilabels as a dense ``(n, N)`` bool array, or raise ``ValueError``.
+
+    Parameters
+    ----------
+    Y : array_like or scipy sparse matrix
+        0/1 entries, one row per example (a 1-D vector is one example).
+    name : str, default="Y"
+        Name used in error messages.
+    n_cols : int, optional
+        Required number of columns (nodes).
+    """
+    arr = Y.toarray() if sp.issparse(Y) else np.asarray(Y)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be a (n, N) 0/1 matrix; got shape {np.shape(arr)}")
+    if n_cols is not None and arr.shape[1] != n_cols:
+        raise ValueError(f"{name} must have {n_cols} columns (one per node); got shape {arr.shape}")
+    if arr.dtype != bool:
+        if not (np.issubdtype(arr.dtype, np.number)):
+            raise ValueError(f"{name} must hold 0/1 numbers; got dtype {arr.dtype}")
+        bad = (arr != 0) & (arr != 1)
+        if np.any(bad):
+            r, c = np.argwhere(bad)[0]
+            raise ValueError(f"{name}[{r}, {c}] = {arr[r, c].item()!r}; multilabels are 0/1")
+        arr = arr.astype(bool)
+    return arr

@@ -40,9 +40,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
 
-from mlgeom._validation import check_real
+from mlgeom._validation import check_multilabels, check_real
 from mlgeom.taxonomy import Taxonomy
 
 __all__ = [
@@ -76,30 +75,10 @@ class HMistakes(NamedTuple):
 
 
 # ------------------------------------------------------------------------------- validation
-def _as_bool_batch(Y: Any, name: str, n_cols: int | None = None) -> np.ndarray:
-    """Return a 0/1 batch (dense or sparse; 1-D = one row) as a dense ``(n, N)`` bool array."""
-    arr = Y.toarray() if sp.issparse(Y) else np.asarray(Y)
-    if arr.ndim == 1:
-        arr = arr[None, :]
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a (n, N) 0/1 matrix; got shape {np.shape(arr)}")
-    if n_cols is not None and arr.shape[1] != n_cols:
-        raise ValueError(f"{name} must have {n_cols} columns (one per node); got shape {arr.shape}")
-    if arr.dtype != bool:
-        if not (np.issubdtype(arr.dtype, np.number)):
-            raise ValueError(f"{name} must hold 0/1 numbers; got dtype {arr.dtype}")
-        bad = (arr != 0) & (arr != 1)
-        if np.any(bad):
-            r, c = np.argwhere(bad)[0]
-            raise ValueError(f"{name}[{r}, {c}] = {arr[r, c].item()!r}; multilabels are 0/1")
-        arr = arr.astype(bool)
-    return arr
-
-
 def _pair(Yhat: Any, V: Any, taxonomy: Taxonomy | None) -> tuple[np.ndarray, np.ndarray]:
     n_cols = None if taxonomy is None else taxonomy.n_nodes
-    yh = _as_bool_batch(Yhat, "Yhat", n_cols)
-    v = _as_bool_batch(V, "V", yh.shape[1])
+    yh = check_multilabels(Yhat, "Yhat", n_cols=n_cols)
+    v = check_multilabels(V, "V", n_cols=yh.shape[1])
     if yh.shape != v.shape:
         raise ValueError(f"Yhat and V must have the same shape; got {yh.shape} and {v.shape}")
     return yh, v

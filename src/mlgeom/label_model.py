@@ -44,7 +44,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from mlgeom._frozen import freeze_arrays
-from mlgeom.hierarchical_losses import _as_bool_batch, _check_costs
+from mlgeom._validation import check_multilabels
+from mlgeom.hierarchical_losses import _check_costs
 from mlgeom.random import Seed, as_generator
 from mlgeom.taxonomy import Taxonomy
 
@@ -240,7 +241,7 @@ class HierarchicalLabelModel:
         """
         c = _check_costs(costs, self.n_nodes)
         P = self.probabilities(X)
-        yh = _as_bool_batch(Yhat, "Yhat", self.n_nodes)
+        yh = check_multilabels(Yhat, "Yhat", n_cols=self.n_nodes)
         if yh.shape[0] != P.shape[0]:
             raise ValueError(
                 f"Yhat has {yh.shape[0]} rows for {P.shape[0]} instances; they must match"
@@ -413,7 +414,7 @@ def theorem2_bound(
         log_term = np.zeros(G.n_nodes)
         par = G.parent
         for Vk in Vs:
-            vb = _as_bool_batch(Vk, "V", G.n_nodes)
+            vb = check_multilabels(Vk, "V", n_cols=G.n_nodes)
             if vb.shape[0] != T:
                 raise ValueError(f"V has {vb.shape[0]} rows for T = {T} instances")
             for i in range(G.n_nodes):

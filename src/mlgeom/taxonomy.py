@@ -30,6 +30,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from mlgeom._validation import check_multilabels
+
 __all__ = ["Taxonomy", "TaxonomyError"]
 
 
@@ -343,20 +345,7 @@ class Taxonomy:
         ValueError
             On a wrong number of columns or an entry other than 0/1 (with the first bad value).
         """
-        arr = Y.toarray() if sp.issparse(Y) else np.asarray(Y)
-        if arr.ndim == 1:
-            arr = arr[None, :]
-        if arr.ndim != 2 or arr.shape[1] != self.n_nodes:
-            raise ValueError(
-                f"{name} must have {self.n_nodes} columns (one per node); got shape {np.shape(arr)}"
-            )
-        if arr.dtype != bool:
-            bad = (arr != 0) & (arr != 1)
-            if np.any(bad):
-                r, c = np.argwhere(bad)[0]
-                raise ValueError(f"{name}[{r}, {c}] = {arr[r, c].item()!r}; multilabels are 0/1")
-            arr = arr.astype(bool)
-        return arr
+        return check_multilabels(Y, name, n_cols=self.n_nodes)
 
     def truncate(self, Y: Any) -> np.ndarray:
         """G-truncation (Section 3): keep ``y_i = 1`` only if every ancestor of ``i`` is 1.
