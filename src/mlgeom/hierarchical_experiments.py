@@ -954,12 +954,26 @@ def main(argv: list[str] | None = None) -> int:
     ``n_docs`` documents of the synthetic RCV1-like corpus and prints the wall-clock seconds
     and the flat/hierarchical ratio (the paper: hierarchical "roughly four times faster").
     Volatile: printed here, never stored in the notebook or the claims record.
+
+    ``python -m mlgeom.hierarchical_experiments --protocol N [N ...]`` instead times the whole
+    Table 1 protocol (all six algorithms on 5 chronological splits, through
+    :func:`mlgeom.parallel.pmap`) on synthetic corpora of ``N`` documents: what sets the
+    notebook's ``book`` scale.
     """
     import sys
 
-    from mlgeom.hierarchical_corpus import synthetic_rcv1_like
+    from mlgeom.hierarchical_corpus import chronological_splits, synthetic_rcv1_like
 
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0] == "--protocol":
+        sizes = [int(a) for a in args[1:]] or [10_000, 20_000]
+        print(f"{'documents':>10}{'protocol s':>12}")
+        for n in sizes:
+            corpus = synthetic_rcv1_like(n, seed=0)
+            t0 = time.perf_counter()
+            run_protocol(corpus, chronological_splits(corpus, 5))
+            print(f"{n:>10,}{time.perf_counter() - t0:>12.1f}", flush=True)
+        return 0
     n_docs = int(args[0]) if args else 5000
     seed = int(args[1]) if len(args) > 1 else 0
     corpus = synthetic_rcv1_like(n_docs, seed=seed)
