@@ -29,6 +29,7 @@ from mlgeom._validation import check_positive_int, check_real
 from mlgeom.data import DataError
 from mlgeom.random import Seed, spawn
 from mlgeom.taxonomy import Taxonomy
+from mlgeom.text_vectors import normalize_rows
 
 __all__ = [
     "CorpusFormatError",
@@ -364,15 +365,7 @@ def _word_block(
     W.sum_duplicates()  # repeated draws -> term frequency
     idf = np.log1p(1.0 / (p_bg * mean_words))  # rare words weigh more
     W.data = np.log1p(W.data) * idf[W.indices]  # log(1 + TF) log(IDF)
-    return _unit_rows(W)
-
-
-def _unit_rows(X: sp.csr_matrix) -> sp.csr_matrix:
-    X = sp.csr_matrix(X, dtype=np.float64, copy=True)
-    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-    scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-    X.data *= np.repeat(scale, np.diff(X.indptr))
-    return X
+    return normalize_rows(W)
 
 
 def _latent_block(
@@ -391,7 +384,7 @@ def _latent_block(
     c = np.concatenate([np.zeros(n, dtype=np.int64), 1 + topics.indices.astype(np.int64)])
     Z = sp.csr_matrix((data, (r, c)), shape=(n, N + 1))
     Z.sort_indices()
-    return _unit_rows(Z)
+    return normalize_rows(Z)
 
 
 @dataclass(frozen=True)

@@ -139,25 +139,13 @@ _WORK_KEYS = ("predict", "margin", "insert", "update")
 
 # ---------------------------------------------------------------------------------- kernels
 @numba.njit(cache=True)
-def _grow_float(a, need):  # pragma: no cover - compiled
-    """Return ``a`` or a copy with at least ``need`` entries (x1.5 growth)."""
+def _grow(a, need):  # pragma: no cover - compiled
+    """Return ``a`` or a zero-padded copy (same dtype) with at least ``need`` entries (x1.5)."""
     n = a.shape[0]
     if n >= need:
         return a
     cap = max(need, n + n // 2, 8)
-    b = np.zeros(cap, dtype=np.float64)
-    b[:n] = a
-    return b
-
-
-@numba.njit(cache=True)
-def _grow_int(a, need):  # pragma: no cover - compiled
-    """Return ``a`` or a copy with at least ``need`` entries (x1.5 growth)."""
-    n = a.shape[0]
-    if n >= need:
-        return a
-    cap = max(need, n + n // 2, 8)
-    b = np.zeros(cap, dtype=np.int64)
+    b = np.zeros(cap, dtype=a.dtype)
     b[:n] = a
     return b
 
@@ -377,13 +365,13 @@ def _rls_batch(  # pragma: no cover - compiled
             need_tri = (ni + 1) * (ni + 2) // 2
             if R.shape[0] < need_tri:
                 cap = max(ni + 1, (idx.shape[0] * 3) // 2, 8)
-                R = _grow_float(R, cap * (cap + 1) // 2)
+                R = _grow(R, cap * (cap + 1) // 2)
                 nd_R[i] = R
-                idx = _grow_int(idx, cap)
+                idx = _grow(idx, cap)
                 nd_idx[i] = idx
-                al = _grow_float(al, cap)
+                al = _grow(al, cap)
                 nd_alpha[i] = al
-                nd_y[i] = _grow_float(nd_y[i], cap)
+                nd_y[i] = _grow(nd_y[i], cap)
             off = ni * (ni + 1) // 2
             for c in range(ni):
                 R[off + c] = -bb[c] / delta
@@ -400,9 +388,9 @@ def _rls_batch(  # pragma: no cover - compiled
             work[2] += ni * ni
             # scratch buffers large enough for the next round at this node
             if fbuf[1].shape[0] < ni + 1:
-                fbuf[1] = _grow_float(fbuf[1], ni + 1)
-                fbuf[2] = _grow_float(fbuf[2], ni + 1)
-                fbuf[3] = _grow_float(fbuf[3], ni + 1)
+                fbuf[1] = _grow(fbuf[1], ni + 1)
+                fbuf[2] = _grow(fbuf[2], ni + 1)
+                fbuf[3] = _grow(fbuf[3], ni + 1)
         if n_docs > 0:
             _scatter_g(x_idx, x_val, inv_doc, inv_val, inv_len, g, 0)
         if record:
@@ -413,15 +401,15 @@ def _rls_batch(  # pragma: no cover - compiled
                 j = x_idx[p]
                 ln = inv_len[j]
                 if inv_doc[j].shape[0] <= ln:
-                    inv_doc[j] = _grow_int(inv_doc[j], ln + 1)
-                    inv_val[j] = _grow_float(inv_val[j], ln + 1)
+                    inv_doc[j] = _grow(inv_doc[j], ln + 1)
+                    inv_val[j] = _grow(inv_val[j], ln + 1)
                 inv_doc[j][ln] = new_doc
                 inv_val[j][ln] = x_val[p]
                 inv_len[j] = ln + 1
             state[0] = n_docs + 1
             if fbuf[0].shape[0] < n_docs + 1:
-                fbuf[0] = _grow_float(fbuf[0], n_docs + 1)
-            doc_time[0] = _grow_int(doc_time[0], n_docs + 1)
+                fbuf[0] = _grow(fbuf[0], n_docs + 1)
+            doc_time[0] = _grow(doc_time[0], n_docs + 1)
             doc_time[0][n_docs] = t - 1
 
 
