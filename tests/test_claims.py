@@ -196,3 +196,13 @@ def test_claim_repr_is_deterministic_and_shows_the_verdict(record):
     c = record.check("a.b", "s", paper=2.0, measured=1.5, criterion=C.at_most(1.0))
     assert repr(c) == "a.b: measured 1.5 (paper: 2.0); ≤ 1 → does not hold"
     assert "0x" not in repr(c)
+
+
+def test_note_if_fails_is_kept_only_when_the_claim_fails():
+    rec = C.ClaimsRecord("nb", "book")
+    ok = rec.check("a", "holds", measured=1.0, criterion=C.at_most(2.0), note_if_fails="too big")
+    bad = rec.check("b", "fails", measured=3.0, criterion=C.at_most(2.0), note_if_fails="too big")
+    assert ok.holds and ok.note is None
+    assert not bad.holds and bad.note == "too big" and rec["b"] is bad
+    with pytest.raises(TypeError, match="either 'note' or 'note_if_fails'"):
+        rec.check("c", "both", measured=1.0, criterion=C.at_most(2.0), note="x", note_if_fails="y")

@@ -28,7 +28,7 @@ import math
 import os
 import tempfile
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
@@ -276,21 +276,29 @@ class ClaimsRecord:
         """Record one claim and return it with its computed verdict.
 
         Keyword arguments are those of :class:`Claim` (``paper``, ``measured``,
-        ``criterion``, ``value``, ``section``, ``note``). Passing ``holds`` is refused: a
-        verdict is computed, never given by hand. Checking an id twice replaces the earlier
-        entry (re-running a cell must not duplicate claims).
+        ``criterion``, ``value``, ``section``, ``note``), plus ``note_if_fails``: a note kept
+        only when the claim does not hold (the reason it fails), so that the caller does not
+        test the criterion a second time to decide. Passing ``holds`` is refused: a verdict is
+        computed, never given by hand. Checking an id twice replaces the earlier entry
+        (re-running a cell must not duplicate claims).
         """
         if "holds" in kwargs:
             raise TypeError(
                 f"claim {id}: 'holds' cannot be given by hand; pass a criterion and the verdict "
                 "is computed from the measurement"
             )
-        unknown = set(kwargs) - {"paper", "measured", "criterion", "value", "section", "note"}
+        known = {"paper", "measured", "criterion", "value", "section", "note", "note_if_fails"}
+        unknown = set(kwargs) - known
         if unknown:
             raise TypeError(f"claim {id}: unknown argument(s) {sorted(unknown)}")
         if "measured" not in kwargs or "criterion" not in kwargs:
             raise TypeError(f"claim {id}: 'measured' and 'criterion' are required")
+        if_fails = kwargs.pop("note_if_fails", None)
+        if if_fails is not None and kwargs.get("note") is not None:
+            raise TypeError(f"claim {id}: give either 'note' or 'note_if_fails', not both")
         claim = Claim(id, statement, kwargs.pop("paper", None), **kwargs)
+        if if_fails is not None and not claim.holds:
+            claim = replace(claim, note=if_fails)
         self._claims[claim.id] = claim
         return claim
 
