@@ -261,3 +261,20 @@ def test_paper_table2_profiles_support_figure4_reading():
             < ex.profile_distance(p, "H-PERC", "H-SVM", "paper")
         )
     assert all(rows)
+
+
+def test_table1_claims_on_the_papers_own_table_all_hold():
+    from mlgeom import claims as C
+    from mlgeom import hierarchical_experiments as hx
+
+    record = C.ClaimsRecord("hier-test", "book")
+    t1 = hx.PAPER_TABLE1["RCV1"].copy()
+    t1.attrs["label"] = "the paper's RCV1 table"
+    hx.record_table1_claims(record, "paper", t1, "RCV1", "hier-table1", "n/a")
+    assert len(record) == 6 + 6 * 3
+    assert all(c.holds and c.note is None for c in record.claims)
+    worse = t1.copy()
+    worse[("uniform H-loss", "mean")] *= 2.0
+    hx.record_table1_claims(record, "worse", worse, "RCV1", "hier-table1", "doubled")
+    bad = record["hier.t1.worse.h-svm.h"]
+    assert not bad.holds and bad.note == "2.00 times the paper's value; doubled"
