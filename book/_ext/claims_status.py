@@ -93,6 +93,16 @@ def _xref(text: str, reftype: str, target: str, refdoc: str) -> pending_xref:
     return ref
 
 
+def book_notebooks(env) -> list[Path]:
+    """The chapter notebooks that are in the book (its table of contents), not every file."""
+    root = Path(env.srcdir)
+    return [
+        nb
+        for nb in sorted((root / "notebooks").glob("*.ipynb"))
+        if f"notebooks/{nb.stem}" in env.found_docs
+    ]
+
+
 class ClaimsStatus(SphinxDirective):
     """Render every notebook's claims record as tables."""
 
@@ -100,12 +110,7 @@ class ClaimsStatus(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         root = Path(self.env.srcdir)
-        # Only chapters that are in the book (the table of contents), not every file on disk.
-        notebooks = [
-            nb
-            for nb in sorted((root / "notebooks").glob("*.ipynb"))
-            if f"notebooks/{nb.stem}" in self.env.found_docs
-        ]
+        notebooks = book_notebooks(self.env)
         summary_rows: list[list[nodes.Node]] = []
         claim_rows: list[list[nodes.Node]] = []
         for nb in notebooks:
@@ -240,11 +245,7 @@ class RunTimes(SphinxDirective):
         except (ValueError, json.JSONDecodeError) as exc:
             logger.warning(f"run-times: {path}: {exc}", location=self.get_location())
             return []
-        in_book = {
-            nb.stem
-            for nb in (root / "notebooks").glob("*.ipynb")
-            if f"notebooks/{nb.stem}" in self.env.found_docs
-        }
+        in_book = {nb.stem for nb in book_notebooks(self.env)}
         rows: list[list[nodes.Node]] = []
         for stem in sorted(in_book):
             for profile in ("smoke", "book", "paper"):

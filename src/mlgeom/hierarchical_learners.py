@@ -135,6 +135,8 @@ __all__ = [
 _MARGIN_TIMES = ("global", "node")
 # work counters (float64 to avoid overflow of sums of squares): index -> name
 _WORK_KEYS = ("predict", "margin", "insert", "update")
+_INT0 = np.zeros(0, dtype=np.int64)  # dtype prototypes for _empty_lists
+_FLOAT0 = np.zeros(0, dtype=np.float64)
 
 
 # ---------------------------------------------------------------------------------- kernels
@@ -151,18 +153,11 @@ def _grow(a, need):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _new_int_lists(n):  # pragma: no cover - compiled
+def _empty_lists(n, proto):  # pragma: no cover - compiled
+    """Return a typed list of ``n`` empty arrays of ``proto``'s dtype."""
     out = List()
     for _ in range(n):
-        out.append(np.zeros(0, dtype=np.int64))
-    return out
-
-
-@numba.njit(cache=True)
-def _new_float_lists(n):  # pragma: no cover - compiled
-    out = List()
-    for _ in range(n):
-        out.append(np.zeros(0, dtype=np.float64))
+        out.append(np.zeros(0, dtype=proto.dtype))
     return out
 
 
@@ -691,10 +686,10 @@ class _RLS(_OnlineLearner):
         self._nd_n = np.zeros(N, dtype=np.int64)
         self._nd_t = np.zeros(N, dtype=np.int64)
         self._state = np.zeros(2, dtype=np.int64)
-        self._nd_idx = _new_int_lists(N)
-        self._nd_y = _new_float_lists(N)
-        self._nd_alpha = _new_float_lists(N)
-        self._nd_R = _new_float_lists(N)
+        self._nd_idx = _empty_lists(N, _INT0)
+        self._nd_y = _empty_lists(N, _FLOAT0)
+        self._nd_alpha = _empty_lists(N, _FLOAT0)
+        self._nd_R = _empty_lists(N, _FLOAT0)
         fb = List.empty_list(types.float64[::1])
         for _ in range(4):
             fb.append(np.zeros(8, dtype=np.float64))
@@ -706,8 +701,8 @@ class _RLS(_OnlineLearner):
 
     def _allocate(self, d: int) -> None:
         self.n_features_ = d
-        self._inv_doc = _new_int_lists(d)
-        self._inv_val = _new_float_lists(d)
+        self._inv_doc = _empty_lists(d, _INT0)
+        self._inv_val = _empty_lists(d, _FLOAT0)
         self._inv_len = np.zeros(d, dtype=np.int64)
 
     def _run(self, M, V, learn, record, out) -> None:
