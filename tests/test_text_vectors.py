@@ -110,3 +110,17 @@ def test_normalize_rows_keeps_zero_rows():
     X = sp.csr_matrix(np.array([[3.0, 4.0], [0.0, 0.0]]))
     np.testing.assert_allclose(normalize_rows(X).toarray(), [[0.6, 0.8], [0.0, 0.0]])
     assert X[0, 0] == 3.0  # input untouched
+
+
+def test_hashed_words_that_cancel_leave_a_zero_row():
+    # found by hypothesis: three words in one column whose signed weights cancel up to rounding
+    docs = [[], [], [], ["beta"], ["beta", "gamma"], ["alpha", "beta", "gamma"]]
+    r = log_tf_idf(docs, min_count=1)
+    H = hash_features(r.X, r.vocabulary, 1).toarray()
+    Xd = r.X.toarray()
+    signed = sum(
+        (1.0 if murmurhash3_32(w, seed=0) >= 0 else -1.0) * Xd[:, j]
+        for j, w in enumerate(r.vocabulary)
+    )
+    assert abs(signed[5]) < 1e-12 * np.linalg.norm(Xd[5])  # the last row cancels
+    assert H[5, 0] == 0.0

@@ -192,7 +192,16 @@ def hash_features(
     H = sp.csr_matrix(
         (signs, (np.arange(len(vocabulary)), cols)), shape=(len(vocabulary), n_features)
     )
-    out = sp.csr_matrix(sp.csr_matrix(X, dtype=np.float64) @ H)
+    X64 = sp.csr_matrix(X, dtype=np.float64)
+    out = sp.csr_matrix(X64 @ H)
+    # Words that cancel exactly in exact arithmetic leave rounding residue (~1e-17), which
+    # re-normalising would blow up to a unit vector: a row whose hashed norm is below 1e-12 of
+    # its input norm has cancelled, and stays zero.
+    norm_in = np.sqrt(np.asarray(X64.multiply(X64).sum(axis=1)).ravel())
+    norm_out = np.sqrt(np.asarray(out.multiply(out).sum(axis=1)).ravel())
+    cancelled = norm_out <= 1e-12 * norm_in
+    if cancelled.any():
+        out = sp.csr_matrix(sp.diags((~cancelled).astype(np.float64)) @ out)
     out.eliminate_zeros()
     out.sort_indices()
     return normalize_rows(out)
