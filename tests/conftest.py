@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(autouse=True)
 def _project_root_env(monkeypatch):
-    """Tests run from anywhere: point mlgeom.paths at this checkout, never at a user setting."""
+    """Tests run from anywhere: point mlgeom.book.paths at this checkout, not a user setting."""
     monkeypatch.setenv("MLGEOM_ROOT", str(ROOT))
     for var in ("MLGEOM_RESULTS", "MLGEOM_DATA"):
         monkeypatch.delenv(var, raising=False)

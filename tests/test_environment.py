@@ -51,3 +51,12 @@ def test_constraints_agree_with_pyproject():
 
 def test_jupyter_book_is_1x():
     assert _pyproject_pins()["jupyter-book"].startswith("1.")
+
+
+def test_makefile_pins_the_same_cpu_kernels_as_reproduce():
+    """nbval (Makefile) and make reproduce (mlgeom.book.reproduce) run the same BLAS kernels."""
+    from mlgeom.book.reproduce import CPU_PINS
+
+    makefile = (ROOT / "Makefile").read_text()
+    for key, value in CPU_PINS.items():
+        assert f"export {key} ?= {value}\n" in makefile, key

@@ -14,10 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mlgeom import metric_nn_experiments as mx
-from mlgeom import parallel, primer, random_features
-from mlgeom.metric_tasks import SoftmaxProblem
+from mlgeom import parallel
+from mlgeom.algorithms import random_features
+from mlgeom.metric_nn import experiments as mx
+from mlgeom.metric_nn.tasks import SoftmaxProblem
 from mlgeom.parallel import pmap
+from mlgeom.primer import experiments as primer
 from mlgeom.random import as_generator, spawn
 
 BACKENDS = ["sequential", "joblib", "dask"]
@@ -148,8 +150,8 @@ def _rff_loop(X, rhos, reps, seed):
 
 def _k_sweep_loop(ks, n, beta, D, reps, seed, grid):
     """k_sweep_srm's SRM and 1-NN risks computed by the plain nested loop."""
-    from mlgeom.metric_spaces import pairwise_distances
-    from mlgeom.srm_nn import SRMNearestNeighbors
+    from mlgeom.metric_nn.spaces import pairwise_distances
+    from mlgeom.metric_nn.srm import SRMNearestNeighbors
 
     out = []
     for k, rng in zip(ks, spawn(seed, len(ks)), strict=True):
@@ -358,11 +360,11 @@ def test_bad_progress_value_is_refused(monkeypatch):
 
 
 def test_reproduce_runs_kernels_with_progress_off(monkeypatch, tmp_path, capsys):
-    """mlgeom.reproduce forces MLGEOM_PROGRESS=0 for papermill's kernel, whatever the shell set."""
+    """mlgeom.book.reproduce forces MLGEOM_PROGRESS=0 for papermill's kernel, whatever the shell."""
     import nbformat
     import papermill
 
-    from mlgeom import reproduce
+    from mlgeom.book import reproduce
 
     seen = {}
 

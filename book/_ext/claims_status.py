@@ -8,7 +8,7 @@ Usage in a MyST page::
 For every notebook of the book (``notebooks/*.ipynb`` in the table of contents) the
 directive reads its record
 ``data/results/<notebook>.json`` (written by the notebook when it last ran; see
-``mlgeom.claims``) and renders one table row per claim: the claim (linked to the notebook
+``mlgeom.book.claims``) and renders one table row per claim: the claim (linked to the notebook
 section that checks it), the paper's value, the measured value, the criterion and the
 computed verdict, plus a per-notebook summary. Nothing is executed at build time. A notebook
 without a record, or a record that fails validation, is a build warning (an error under
@@ -227,7 +227,7 @@ def load_run_report(path: Path) -> dict[str, dict[str, dict]]:
 class RunTimes(SphinxDirective):
     """Render the last measured wall time and peak memory of every notebook at every profile.
 
-    The numbers come from ``make reproduce`` (``mlgeom.reproduce``), which rewrites
+    The numbers come from ``make reproduce`` (``mlgeom.book.reproduce``), which rewrites
     ``data/results/run-report.json`` after each run; nothing is timed at build time.
     """
 

@@ -60,10 +60,8 @@ __all__ = [
     "BACKENDS",
     "PROGRESS_DELAY_S",
     "backend",
-    "benchmark",
     "close_dask",
     "n_jobs_default",
-    "main",
     "pmap",
     "progress_enabled",
 ]
@@ -491,59 +489,3 @@ def pmap(
         return _run_dask(call, items, bar)
     finally:
         bar.close()
-
-
-def benchmark(backends: Iterable[str] = ("sequential", "joblib", "dask")) -> list[dict]:
-    """Time one chapter sweep on each backend against the plain loop (``sequential``).
-
-    The sweep is :func:`mlgeom.metric_nn_experiments.k_sweep_srm` at the book's size (5 values
-    of k, 3 samples each: 15 SRM fits). Each backend runs it twice; the second run is timed, so
-    that worker and cluster start-up are not counted. Volatile: printed by :func:`main`.
-    """
-    import time
-
-    from mlgeom.metric_nn_experiments import k_sweep_srm
-
-    def sweep():
-        return k_sweep_srm([2, 4, 8, 16, 32], n=1000, beta=20.0, D=2, reps=3, seed=0, grid=100)
-
-    rows, reference = [], None
-    saved = os.environ.get("MLGEOM_BACKEND")
-    try:
-        for name in backends:
-            os.environ["MLGEOM_BACKEND"] = name
-            sweep()  # start-up: workers, imports, the local cluster
-            t0 = time.perf_counter()
-            table = sweep()
-            wall = time.perf_counter() - t0
-            reference = table if reference is None else reference
-            rows.append({"backend": name, "seconds": wall, "identical": table.equals(reference)})
-    finally:
-        if saved is None:
-            os.environ.pop("MLGEOM_BACKEND", None)
-        else:
-            os.environ["MLGEOM_BACKEND"] = saved
-    for row in rows:
-        row["speed-up"] = rows[0]["seconds"] / row["seconds"]
-    return rows
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m mlgeom.parallel [BACKEND ...]``: a sweep's wall time per backend (volatile).
-
-    Ratios are against the first backend named (default: ``sequential``, the plain loop).
-    """
-    args = sys.argv[1:] if argv is None else argv
-    rows = benchmark(args or ("sequential", "joblib", "dask"))
-    print(f"k_sweep_srm at book size, {n_jobs_default()} workers, after a warm-up run:")
-    for row in rows:
-        print(
-            f"  {row['backend']:>10s}: {row['seconds']:6.2f} s, speed-up "
-            f"{row['speed-up']:.2f}x vs {rows[0]['backend']}, identical: {row['identical']}"
-        )
-    close_dask()
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,594 @@
+r"""Experiment drivers and figures of the chapter on Sakaue et al. (2024).
+
+The paper has no experiments; each driver measures one theorem's quantity so that the notebook
+can draw it against its bound. Every driver takes a ``seed`` and returns plain arrays or
+:class:`pandas.DataFrame` objects; the plotting helpers take those and return a figure.
+
+The sweeps over ``d``, ``T``, ``M`` and seeds run through :func:`mlgeom.parallel.pmap` (the
+environment picks joblib, Dask or a plain loop): child streams are spawned here in the order of
+the plain loop and handed to the tasks, so the numbers do not depend on where they run.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mlgeom.fenchel_young import comparator as cmp
+from mlgeom.fenchel_young import surrogate_regret as sr
+from mlgeom.fenchel_young.decoding import (
+    appendix_d_ratio,
+    appendix_d_ratio_closed_form,
+    lemma31_ratio,
+)
+from mlgeom.fenchel_young.logistic_ogd import logistic_ogd_batch, logistic_ogd_loop
+from mlgeom.fenchel_young.losses import Multiclass, Structure, smooth_hinge
+from mlgeom.fenchel_young.streams import (
+    Stream,
+    _random_outputs,
+    lower_bound_instance,
+    prototype_stream,
+)
+from mlgeom.parallel import pmap
+from mlgeom.random import Seed, as_generator, spawn
+from mlgeom.stats import loglog_slope
+
+__all__ = [
+    "lemma31_draws",
+    "appendix_d_table",
+    "multiclass_runs",
+    "worst_case_table",
+    "horizon_table",
+    "lower_bound_table",
+    "structured_check",
+    "high_probability_table",
+    "online_to_batch",
+    "margin_comparison",
+    "speed_benchmark",
+    "slope_table",
+    "plot_lemma31",
+    "plot_appendix_d",
+    "plot_d_scaling",
+    "plot_lower_bound",
+    "plot_cumulative",
+]
+
+LOG2E = 1.0 / sr.LN2
+
+
+# -- Lemma 3.1 and Appendix D --------------------------------------------------------------
+
+
+def lemma31_draws(structure: Structure, n_draws: int, *, seed: Seed = None) -> np.ndarray:
+    r"""Return Lemma 3.1's ratios :math:`E[L(\psi_\Omega(\theta); y)]/S_\Omega(\theta; y)`.
+
+    :math:`\theta = s\,g` with :math:`g \sim N(0, I)` and a log-uniform scale
+    :math:`s \in [10^{-1.5}, 10^{1.5}]`; :math:`y` is the arg max output
+    :math:`\arg\max_y\langle\theta, y\rangle` (small-loss regime) or a uniform output, with
+    probability 1/2 each.
+    """
+    rng = as_generator(seed)
+    out = np.empty(n_draws)
+    for k in range(n_draws):
+        theta = 10 ** rng.uniform(-1.5, 1.5) * rng.standard_normal(structure.d)
+        if rng.random() < 0.5:
+            y = structure.linear_oracle(-theta)
+        else:
+            y = _random_outputs(structure, rng, 1)[0]
+        out[k] = lemma31_ratio(structure, theta, y)
+    return out
+
+
+def appendix_d_table(eps: np.ndarray) -> pd.DataFrame:
+    r"""Appendix D: the library's ratio, the printed closed form, and deterministic decoding.
+
+    Columns: ``ratio`` (randomized decoding, :math:`\frac{\lambda\nu}{\gamma}E[L]/S_\Omega`),
+    ``closed_form`` (the paper's formula), ``det_ratio`` (the same ratio for deterministic
+    decoding, :math:`4/((1+\varepsilon)\ln 2)`) and ``det_gap`` (the surrogate gap left by
+    deterministic decoding w.r.t. the base-2 loss, :math:`1 - 1/(1+\varepsilon)`).
+    """
+    rows = []
+    for e in eps:
+        s_ln = (1.0 + e) * sr.LN2  # S_Omega(theta; e1) = (1 + eps) ln 2 (Appendix D)
+        rows.append(
+            {
+                "eps": e,
+                "ratio": appendix_d_ratio(e),
+                "closed_form": appendix_d_ratio_closed_form(e),
+                "det_ratio": 4.0 * 1.0 / s_ln,
+                "det_gap": 1.0 - 1.0 / (s_ln * LOG2E),
+            }
+        )
+    return pd.DataFrame(rows).set_index("eps")
+
+
+# -- multiclass (Theorem 5.1, Gaptron) ----------------------------------------------------------
+
+
+def multiclass_runs(
+    streams: list[Stream], d: int, decoding: str, *, seed: Seed = None, C: float = 1.0
+):
+    """Run the fast path on several streams (one per seed) and return the batch record."""
+    T = streams[0].T
+    if any(s.T != T for s in streams):
+        raise ValueError("streams must have equal lengths")
+    X, labels = streams[0].X, streams[0].labels
+    orders = np.stack([s.order for s in streams])
+    unif = np.stack([g.random((T, 2)) for g in spawn(seed, len(streams))])
+    eta = sr.eta_gaptron(d, C) if decoding == "gaptron" else sr.eta_theorem_5_1(C)
+    return logistic_ogd_batch(X, labels, orders, unif, d=d, eta=eta, decoding=decoding)
+
+
+def worst_case_table(
+    ds: list[int],
+    T: int,
+    n_prototypes: int,
+    n_seeds: int,
+    *,
+    decodings: tuple[str, ...] = ("randomized", "gaptron", "deterministic"),
+    noise: float = 0.0,
+    seed: Seed = None,
+) -> pd.DataFrame:
+    r"""Run the headline sweep: worst-case surrogate regret per unit :math:`\|U\|_F^2` against d.
+
+    For each number of classes and seed, a prototype stream; each decoding runs on it and
+    :math:`c^* = \sup_U R_T(U)/\|U\|_F^2` is computed exactly (ridge bisection). Theorem 5.1
+    says :math:`c^* \le 1/(2(1-\ln 2)\ln 2)` for the randomized decoding; Gaptron's analysis
+    gives :math:`c^* \le d/(2\ln 2)`.
+    """
+    tasks = [
+        (d, g, T, n_prototypes, n_seeds, tuple(decodings), noise)
+        for d, g in zip(ds, spawn(seed, len(ds)), strict=True)
+    ]
+    per_d = pmap(_worst_case_rows, tasks, desc="Theorem 5.1: worst case against d")
+    return pd.DataFrame([row for rows in per_d for row in rows])
+
+
+def _worst_case_rows(task: tuple) -> list[dict[str, Any]]:
+    """One ``d`` of :func:`worst_case_table`: its streams, every decoding, every seed."""
+    d, g, T, n_prototypes, n_seeds, decodings, noise = task
+    gs = spawn(g, n_seeds + 1)
+    streams = [
+        prototype_stream(d, T, n_prototypes=n_prototypes, noise=noise, seed=h) for h in gs[:n_seeds]
+    ]
+    s = Multiclass(d)
+    rows = []
+    for dec, h in zip(decodings, spawn(gs[-1], len(decodings)), strict=True):
+        rec = multiclass_runs(streams, d, dec, seed=h)
+        for k, st in enumerate(streams):
+            E = float(rec.expected_loss[k].sum())
+            c = cmp.worst_case_constant(s, st, E, loss_scale=LOG2E)
+            rows.append(
+                {
+                    "d": d,
+                    "seed": k,
+                    "decoding": dec,
+                    "sum_E": E,
+                    "mistakes": float(rec.target_loss[k].sum()),
+                    "c_star": c,
+                }
+            )
+    return rows
+
+
+def slope_table(table: pd.DataFrame, x: str, y: str, by: str) -> pd.DataFrame:
+    """Log–log slopes of the seed-mean of ``y`` against ``x`` for each group of ``by``."""
+    rows = []
+    for key, grp in table.groupby(by, sort=False):
+        m = grp.groupby(x)[y].mean()
+        fit = loglog_slope(m.index.to_numpy(float), m.to_numpy(float))
+        rows.append({by: key, "slope": fit.slope, "stderr": fit.stderr})
+    return pd.DataFrame(rows).set_index(by)
+
+
+def horizon_table(
+    stream: Stream, d: int, Ts: list[int], n_seeds: int, *, seed: Seed = None
+) -> pd.DataFrame:
+    r"""Theorem 5.1 at every horizon: slack :math:`\min_U\{\sum S_t(U) + c\|U\|^2\} - \sum E_t`.
+
+    ``stream`` is cut at each ``T`` in ``Ts``; one run per seed on the full stream gives all
+    prefixes. ``slack >= 0`` means the bound holds for every comparator :math:`U` at that ``T``.
+    """
+    s = Multiclass(d)
+    c51 = sr.bound_theorem_5_1(stream.C, 1.0)
+    rec = multiclass_runs([stream] * n_seeds, d, "randomized", seed=seed, C=stream.C)
+    fits = pmap(_ridge_at_horizon, [(s, stream, T, c51) for T in Ts], desc="Theorem 5.1: horizons")
+    rows = []
+    for T, (total_loss, norm) in zip(Ts, fits, strict=True):
+        opt = total_loss + c51 * norm**2
+        for k in range(n_seeds):
+            E = float(rec.expected_loss[k, :T].sum())
+            rows.append(
+                {
+                    "T": T,
+                    "seed": k,
+                    "sum_E": E,
+                    "min_bound": opt,
+                    "slack": opt - E,
+                    "U_norm": norm,
+                    "sum_S_U": total_loss,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def _ridge_at_horizon(task: tuple) -> tuple[float, float]:
+    """Theorem 5.1's ridge comparator on the first ``T`` rounds: (total loss, ‖U‖_F)."""
+    s, stream, T, c51 = task
+    fit = cmp.fit_ridge(s, stream.head(T), c51, loss_scale=LOG2E)
+    return fit.total_loss, fit.norm
+
+
+def lower_bound_table(
+    ds: list[int], Ms: list[int], T: int, n_seeds: int, *, seed: Seed = None
+) -> pd.DataFrame:
+    r"""Theorem 5.2's instance: our regret against :math:`U'` beside the bounds.
+
+    Columns: ``regret`` (:math:`\sum E_t - \sum S_t(U')`, Theorem 5.1's learner),
+    ``first_M`` (its part over the first ``M`` rounds), ``exact_lb`` (what *every* algorithm pays
+    in expectation: :math:`(M+1)(1 - 1/d) - \sum_t S_t(U')`), ``upper`` (Theorem 5.1's bound
+    with :math:`U'`) and ``B2`` (:math:`\|U'\|_F^2`).
+    """
+    tasks = [
+        (d, M, T, k, hh)
+        for d, g in zip(ds, spawn(seed, len(ds)), strict=True)
+        for M, h in zip(Ms, spawn(g, len(Ms)), strict=True)
+        for k, hh in enumerate(spawn(h, n_seeds))
+    ]
+    return pd.DataFrame(pmap(_lower_bound_row, tasks, desc="Theorem 5.2: d × M × seeds"))
+
+
+def _lower_bound_row(task: tuple) -> dict[str, Any]:
+    """One run of :func:`lower_bound_table` (the instance and the learner share ``hh``)."""
+    d, M, T, k, hh = task
+    s = Multiclass(d)
+    st, B = lower_bound_instance(d, M, T, seed=hh)
+    rec = multiclass_runs([st], d, "randomized", seed=hh)
+    E = rec.expected_loss[0]
+    S_U = LOG2E * s.loss(st.X[st.order] @ st.U.T, st.Y[st.order])
+    return {
+        "d": d,
+        "M": M,
+        "seed": k,
+        "B2": B**2,
+        "regret": float(E.sum() - S_U.sum()),
+        "first_M": float(E[:M].sum() - S_U[:M].sum()),
+        "exact_lb": float((M + 1) * (1 - 1 / d) - S_U.sum()),
+        "upper": sr.bound_theorem_5_1(1.0, B**2),
+        "B2_over_ln2d": B**2 / np.log(d) ** 2,
+    }
+
+
+# -- structured outputs (Theorems 4.2, 4.3, 4.6) ---------------------------------------------
+
+
+def structured_check(
+    structure: Structure,
+    stream: Stream,
+    n_seeds: int,
+    *,
+    seed: Seed = None,
+    n_jobs: int = 1,
+    decoding: str = "randomized",
+) -> tuple[pd.DataFrame, list[sr.OnlineRecord]]:
+    r"""Theorem 4.2 on one stream: runs over seeds and the slack against every comparator.
+
+    ``slack = min_U {Σ S_t(U) + c‖U‖²} − Σ E_t`` with :math:`c` Theorem 4.2's coefficient.
+    """
+    C = stream.C
+    eta = sr.eta_theorem_4_2(structure, C)
+
+    def one(seed):
+        return sr.run_online(structure, stream, eta=eta, decoding=decoding, seed=seed)
+
+    recs = sr.run_seeds(one, n_seeds, seed=seed, n_jobs=n_jobs, desc="Theorem 4.2: seeds")
+    c42 = sr.bound_theorem_4_2(structure, C, 1.0)
+    fit = cmp.fit_ridge(structure, stream, c42)
+    opt = fit.total_loss + c42 * fit.norm**2
+    rows = [
+        {
+            "seed": k,
+            "sum_E": float(r.expected_loss.sum()),
+            "sum_L": float(r.target_loss.sum()),
+            "min_bound": opt,
+            "slack": opt - float(r.expected_loss.sum()),
+        }
+        for k, r in enumerate(recs)
+    ]
+    return pd.DataFrame(rows), recs
+
+
+def high_probability_table(
+    structure: Structure,
+    stream: Stream,
+    n_seeds: int,
+    delta: float,
+    *,
+    seed: Seed = None,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
+    r"""Theorem 4.3: realised :math:`\sum_t L_t(\hat y_t)` over decoding seeds against the bound.
+
+    Per seed, ``slack = min_U {Σ S_t(U) + c‖U‖²} + γD ln(1/δ)/a − Σ L_t`` with
+    :math:`c = 8\gamma C^2\kappa^2/(a\lambda^2\nu)`; the theorem says
+    :math:`P(\text{slack} < 0) \le \delta`.
+    """
+    C = stream.C
+    eta = sr.eta_theorem_4_3(structure, C)
+    recs = sr.run_seeds(
+        lambda seed: sr.run_online(structure, stream, eta=eta, seed=seed),
+        n_seeds,
+        seed=seed,
+        n_jobs=n_jobs,
+        desc="Theorem 4.3: seeds",
+    )
+    s = structure
+    coef = sr.bound_theorem_4_3(s, C, 1.0, delta) - sr.bound_theorem_4_3(s, C, 0.0, delta)
+    const = sr.bound_theorem_4_3(s, C, 0.0, delta)
+    fit = cmp.fit_ridge(s, stream, coef)
+    opt = fit.total_loss + coef * fit.norm**2 + const
+    return pd.DataFrame(
+        [
+            {
+                "seed": k,
+                "sum_L": float(r.target_loss.sum()),
+                "sum_E": float(r.expected_loss.sum()),
+                "bound": opt,
+                "slack": opt - float(r.target_loss.sum()),
+            }
+            for k, r in enumerate(recs)
+        ]
+    )
+
+
+def online_to_batch(
+    structure: Structure, train: Stream, test: Stream, *, seed: Seed = None
+) -> dict[str, float]:
+    r"""Theorem 4.6: expected target risk of :math:`\psi_\Omega(\bar W x)` on held-out data.
+
+    Returns the held-out risk of the averaged iterate, the right-hand side minimised over
+    :math:`U` (:math:`\min_U E_{\text{test}}[S(Ux; y)] + c_{4.2}\|U\|_F^2/T`) and the held-out
+    risk of the last iterate.
+    """
+    from mlgeom.fenchel_young.decoding import expected_target_loss
+
+    C = max(train.C, test.C)
+    rec = sr.run_online(structure, train, eta=sr.eta_theorem_4_2(structure, C), seed=seed)
+    Xt, Yt = test.X[test.order], test.Y[test.order]
+
+    def risk(W):
+        return float(
+            np.mean(
+                [expected_target_loss(structure, W @ x, y) for x, y in zip(Xt, Yt, strict=True)]
+            )
+        )
+
+    n = test.T
+    coef = sr.bound_theorem_4_2(structure, C, 1.0) / train.T
+    fit = cmp.fit_ridge(structure, test, coef * n)  # Σ over n test points = n · E_test
+    rhs = (fit.total_loss + coef * n * fit.norm**2) / n
+    return {"risk_avg": risk(rec.W_mean), "rhs": rhs, "risk_last": risk(rec.W), "T": train.T}
+
+
+# -- the paper's logistic vs smooth hinge remark --------------------------------------------------
+
+
+def margin_comparison(margins: np.ndarray) -> pd.DataFrame:
+    r"""Binary logistic :math:`\log_2(1 + e^{-m})` against smooth hinge losses at margins ``m``.
+
+    ``printed`` is the formula printed in Section 5, :math:`\max\{1 - m^2, 0\}`;
+    ``smooth_hinge`` is :func:`mlgeom.fenchel_young.losses.smooth_hinge`.
+    """
+    m = np.asarray(margins, dtype=np.float64)
+    return pd.DataFrame(
+        {
+            "logistic": np.log2(1.0 + np.exp(-m)),
+            "printed": np.maximum(1.0 - m**2, 0.0),
+            "smooth_hinge": smooth_hinge(m),
+        },
+        index=pd.Index(m, name="margin"),
+    )
+
+
+# -- speed --------------------------------------------------------------------------------
+
+
+def speed_benchmark(
+    *,
+    d: int = 10,
+    p: int = 100,
+    T: int = 200_000,
+    n_seeds: int = 8,
+    loop_T: int = 20_000,
+    seed: Seed = None,
+    repeats: int = 3,
+) -> dict[str, Any]:
+    r"""Measure rounds per second of the compiled batch and of the plain per-round numpy loop.
+
+    Multiclass OGD with randomized decoding and exact :math:`E_t` on a planted stream with
+    ``d`` classes and ``p`` features. The batch runs ``n_seeds`` seeds of ``T`` rounds; the loop
+    runs the first ``loop_T`` rounds of seed 0 (and, with ``libm=True``, must give bitwise
+    identical records). Best of ``repeats`` timings. Volatile: never put into a claims record.
+    """
+    rng = as_generator(seed)
+    n = 2000
+    X = rng.standard_normal((n, p))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    labels = np.argmax(X @ rng.standard_normal((d, p)).T, axis=1)
+    orders = rng.integers(n, size=(n_seeds, T))
+    unif = rng.random((n_seeds, T, 2))
+    eta = sr.eta_theorem_5_1(1.0)
+    logistic_ogd_batch(X, labels, orders[:, :10], unif[:, :10], d=d, eta=eta)  # compile
+    best_b = best_l = np.inf
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        batch = logistic_ogd_batch(X, labels, orders, unif, d=d, eta=eta)
+        best_b = min(best_b, time.perf_counter() - t0)
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        loop = logistic_ogd_loop(X, labels, orders[0, :loop_T], unif[0, :loop_T], d=d, eta=eta)
+        best_l = min(best_l, time.perf_counter() - t0)
+    exact = logistic_ogd_loop(
+        X, labels, orders[0, :loop_T], unif[0, :loop_T], d=d, eta=eta, libm=True
+    )
+    fields = ("played", "target_loss", "expected_loss", "surrogate_loss", "grad_norm_sq", "p")
+    identical = all(
+        np.array_equal(getattr(batch, f)[0, :loop_T], getattr(exact, f)[0]) for f in fields
+    )
+    same_play = bool(np.array_equal(batch.played[0, :loop_T], loop.played[0]))
+    max_diff = max(
+        float(np.max(np.abs(getattr(batch, f)[0, :loop_T] - getattr(loop, f)[0])))
+        for f in fields[1:]
+    )
+    rb, rl = n_seeds * T / best_b, loop_T / best_l
+    return {
+        "batch_rounds_per_s": rb,
+        "loop_rounds_per_s": rl,
+        "ratio": rb / rl,
+        "identical_libm": identical,
+        "same_played_numpy_exp": same_play,
+        "max_diff_numpy_exp": max_diff,
+    }
+
+
+# -- figures ------------------------------------------------------------------------------
+
+
+def plot_lemma31(ratios: dict[str, np.ndarray], bounds: dict[str, float]):
+    """Distribution of Lemma 3.1's ratio per structure, bound as a dashed tick."""
+    from mlgeom.book.plotting import COLORS, figure
+
+    fig, ax = figure()
+    names = list(ratios)
+    for k, name in enumerate(names):
+        r = ratios[name]
+        ax.scatter(
+            np.full(r.size, k) + np.linspace(-0.25, 0.25, r.size),
+            r,
+            s=4,
+            alpha=0.35,
+            color=COLORS["ours"],
+            label="draws" if k == 0 else None,
+        )
+        ax.hlines(
+            bounds[name],
+            k - 0.35,
+            k + 0.35,
+            colors=COLORS["paper"],
+            linestyles="--",
+            label=r"$4\gamma/(\lambda\nu)$" if k == 0 else None,
+        )
+    ax.set_xticks(range(len(names)), names)
+    ax.set_yscale("symlog", linthresh=1e-3)
+    ax.set_ylim(bottom=0.0)
+    ax.set_ylabel(r"$E[L(\psi_\Omega(\theta); y)] / S_\Omega(\theta; y)$")
+    ax.legend(loc="lower right")
+    return fig
+
+
+def plot_appendix_d(table: pd.DataFrame):
+    """Appendix D's ratio against ε with the limit 2/ln 2 and Lemma 3.1's constant 4."""
+    from mlgeom.book.plotting import COLORS, PAPER_STYLE, figure
+
+    fig, ax = figure()
+    ax.semilogx(
+        table.index, table["ratio"], "o-", color=COLORS["ours"], label="randomized decoding (ours)"
+    )
+    ax.semilogx(
+        table.index,
+        table["det_ratio"],
+        "s-",
+        color=COLORS["baseline"],
+        label="deterministic decoding",
+    )
+    ax.axhline(2 / np.log(2), **PAPER_STYLE, label=r"limit $2/\ln 2$")
+    ax.axhline(4.0, color=COLORS["neutral"], lw=1, label="Lemma 3.1's constant 4")
+    ax.axhline(
+        4 / np.log(2),
+        color=COLORS["accent"],
+        lw=1,
+        ls=":",
+        label=r"$4/\ln 2$: no surrogate gap left",
+    )
+    ax.set_xlabel(r"$\varepsilon$")
+    ax.set_ylabel(r"$\frac{\lambda\nu}{\gamma}\,E[L]/S_\Omega$")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def plot_d_scaling(table: pd.DataFrame, bound_ours: float):
+    """Worst-case regret per unit ‖U‖² against d, mean and min–max band over seeds."""
+    from mlgeom.book.plotting import COLORS, PAPER_STYLE, figure
+
+    fig, ax = figure()
+    colors = {
+        "randomized": COLORS["ours"],
+        "gaptron": COLORS["baseline"],
+        "deterministic": COLORS["accent"],
+    }
+    for dec, grp in table.groupby("decoding", sort=False):
+        agg = grp.groupby("d")["c_star"].agg(["mean", "min", "max"])
+        ax.loglog(agg.index, agg["mean"], "o-", color=colors[dec], label=dec)
+        ax.fill_between(agg.index, agg["min"], agg["max"], color=colors[dec], alpha=0.2)
+    ds = np.array(sorted(table["d"].unique()), dtype=float)
+    ax.loglog(ds, np.full(ds.size, bound_ours), **PAPER_STYLE, label="Theorem 5.1 bound")
+    ax.loglog(
+        ds,
+        ds / (2 * np.log(2)),
+        color=COLORS["neutral"],
+        ls=":",
+        label=r"Gaptron bound $d/(2\ln 2)$",
+    )
+    ax.set_xticks(ds, [str(int(d)) for d in ds])
+    ax.minorticks_off()
+    ax.set_xlabel("number of classes $d$")
+    ax.set_ylabel(r"$c^* = \sup_U R_T(U)/\|U\|_F^2$")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def plot_lower_bound(table: pd.DataFrame):
+    """Regret on Theorem 5.2's instance against ‖U'‖², with the lower and upper bounds."""
+    from mlgeom.book.plotting import COLORS, PAPER_STYLE, figure
+
+    fig, ax = figure()
+    markers = iter("osD^v")
+    for d, grp in table.groupby("d"):
+        agg = grp.groupby("B2")[["regret", "exact_lb"]].mean()
+        mk = next(markers)
+        ax.loglog(agg.index, agg["regret"], mk + "-", color=COLORS["ours"], label=f"ours, d = {d}")
+        ax.loglog(
+            agg.index,
+            agg["exact_lb"],
+            mk + ":",
+            color=COLORS["baseline"],
+            label=f"any algorithm ≥, d = {d}",
+        )
+    b2 = np.sort(table["B2"].unique())
+    ax.loglog(
+        b2, b2 / (2 * (1 - np.log(2)) * np.log(2)), **PAPER_STYLE, label="Theorem 5.1 upper bound"
+    )
+    ax.set_xlabel(r"$B^2 = \|U'\|_F^2$")
+    ax.set_ylabel("surrogate regret against $U'$")
+    ax.legend(fontsize=7, ncols=2)
+    return fig
+
+
+def plot_cumulative(curves: dict[str, np.ndarray], ylabel: str):
+    """Cumulative curves (rows = seeds) per method: mean line and min–max band."""
+    from mlgeom.book.plotting import COLORS, figure
+
+    fig, ax = figure()
+    palette = [COLORS["ours"], COLORS["baseline"], COLORS["accent"], COLORS["neutral"]]
+    for (name, arr), col in zip(curves.items(), palette, strict=False):
+        c = np.cumsum(np.atleast_2d(arr), axis=1)
+        t = np.arange(1, c.shape[1] + 1)
+        ax.plot(t, c.mean(0), color=col, label=name)
+        ax.fill_between(t, c.min(0), c.max(0), color=col, alpha=0.2)
+    ax.set_xlabel("round $t$")
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    return fig

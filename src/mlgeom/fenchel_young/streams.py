@@ -1,0 +1,278 @@
+r"""Seeded input–output streams for online structured prediction (Sakaue et al. 2024, Section 2.1).
+
+A :class:`Stream` is a pool of inputs ``X`` with their encoded outputs ``Y`` and an ``order``
+of pool indices: round ``t`` reveals :math:`(x_t, y_t) = (X[\text{order}_t], Y[\text{order}_t])`.
+Long streams therefore cost memory only for their index sequence, and sums over rounds of a
+per-example quantity (the comparator's :math:`\sum_t S_t(U)`) reduce to count-weighted sums
+over the pool.
+
+Generators
+----------
+* :func:`planted_stream` — inputs on the unit sphere (:math:`C = 1`), a planted
+  :math:`U` with :math:`\|U\|_F = B`, outputs :math:`\arg\max_{y\in\mathcal Y}\langle Ux, y\rangle`
+  (separable) with a fraction ``noise`` of pool points relabelled uniformly at random (noisy);
+  any :class:`~mlgeom.fenchel_young.losses.Structure`.
+* :func:`prototype_stream` — multiclass: ``m`` orthonormal prototypes, each with a random
+  class, revisited in random order; optional label noise per round.
+* :func:`lower_bound_instance` — Theorem 5.2's instance (Appendix H).
+* :func:`digits_stream`, :func:`digits_segments_stream` — scikit-learn's shipped digits as a
+  multiclass stream, and as a multilabel stream (which of the seven display segments are lit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from mlgeom._validation import check_positive_int, check_real
+from mlgeom.fenchel_young.losses import Multiclass, Multilabel, Ordinal, Ranking, Structure
+from mlgeom.random import Seed, as_generator
+
+__all__ = [
+    "Stream",
+    "planted_stream",
+    "prototype_stream",
+    "lower_bound_instance",
+    "digits_stream",
+    "digits_segments_stream",
+    "SEVEN_SEGMENTS",
+]
+
+
+@dataclass(frozen=True)
+class Stream:
+    r"""A stream of ``T`` rounds over a pool of examples.
+
+    Attributes
+    ----------
+    X : numpy.ndarray
+        Pool inputs, ``(n, p)``.
+    Y : numpy.ndarray
+        Pool outputs, encoded in :math:`\mathcal Y \subset \mathbb R^d`, ``(n, d)``.
+    order : numpy.ndarray
+        Pool index revealed at each round, ``(T,)`` int64.
+    labels : numpy.ndarray or None
+        Compact labels of the pool (class index for multiclass), when defined.
+    U : numpy.ndarray or None
+        The planted linear estimator ``(d, p)``, when there is one.
+    """
+
+    X: np.ndarray
+    Y: np.ndarray
+    order: np.ndarray
+    labels: np.ndarray | None = None
+    U: np.ndarray | None = None
+
+    @property
+    def T(self) -> int:
+        """Number of rounds."""
+        return int(self.order.shape[0])
+
+    @property
+    def C(self) -> float:
+        r""":math:`\max_t \|x_t\|_2` over the rounds."""
+        return float(np.linalg.norm(self.X[np.unique(self.order)], axis=1).max())
+
+    def counts(self) -> np.ndarray:
+        """How often each pool example is revealed."""
+        return np.bincount(self.order, minlength=self.X.shape[0]).astype(np.float64)
+
+    def head(self, T: int) -> Stream:
+        """Return the first ``T`` rounds."""
+        T = check_positive_int(T, "T")
+        if T > self.T:
+            raise ValueError(f"T must be <= {self.T}; got {T}")
+        return replace(self, order=self.order[:T])
+
+
+def _sphere(rng: np.random.Generator, n: int, p: int) -> np.ndarray:
+    Z = rng.standard_normal((n, p))
+    return Z / np.linalg.norm(Z, axis=1, keepdims=True)
+
+
+def _random_outputs(structure: Structure, rng: np.random.Generator, n: int) -> np.ndarray:
+    r"""``n`` outputs drawn uniformly from :math:`\mathcal Y`."""
+    if isinstance(structure, Multiclass):
+        return structure.encode(rng.integers(structure.d, size=n))
+    if isinstance(structure, Multilabel):
+        return rng.integers(2, size=(n, structure.d)).astype(np.float64)
+    if isinstance(structure, Ordinal):
+        return structure.encode(rng.integers(structure.d + 1, size=n))
+    if isinstance(structure, Ranking):
+        return structure.encode(np.array([rng.permutation(structure.n) for _ in range(n)]))
+    raise ValueError(f"unknown structure {structure!r}")
+
+
+def planted_stream(
+    structure: Structure,
+    T: int,
+    *,
+    n_features: int,
+    norm: float,
+    noise: float = 0.0,
+    pool: int = 2000,
+    seed: Seed = None,
+) -> Stream:
+    r"""Stream with a planted linear estimator: separable (``noise = 0``) or noisy.
+
+    Draws a pool of ``pool`` inputs uniformly on the unit sphere of
+    :math:`\mathbb R^{\text{n\_features}}`, a Gaussian :math:`U` rescaled to
+    :math:`\|U\|_F = \text{norm}`, and labels each input with
+    :math:`\arg\max_{y\in\mathcal Y}\langle Ux, y\rangle` (the structure's linear oracle on
+    :math:`-Ux`); a fraction ``noise`` of the pool is then relabelled uniformly at random.
+    Rounds draw pool indices uniformly with replacement.
+
+    Parameters
+    ----------
+    structure : Structure
+        Output space.
+    T : int
+        Number of rounds.
+    n_features : int
+        Input dimension :math:`p`.
+    norm : float
+        :math:`\|U\|_F > 0`.
+    noise : float, default=0.0
+        Fraction of relabelled pool points, in [0, 1].
+    pool : int, default=2000
+        Pool size.
+    seed : int or numpy.random.Generator
+        Randomness.
+    """
+    T = check_positive_int(T, "T")
+    p = check_positive_int(n_features, "n_features")
+    B = check_real(norm, "norm", low=0.0, low_inclusive=False)
+    rho = check_real(noise, "noise", low=0.0, high=1.0)
+    n = check_positive_int(pool, "pool")
+    rng = as_generator(seed)
+    X = _sphere(rng, n, p)
+    U = rng.standard_normal((structure.d, p))
+    U *= B / np.linalg.norm(U)
+    scores = X @ U.T
+    Y = np.array([structure.linear_oracle(-s) for s in scores])
+    flip = rng.random(n) < rho
+    if np.any(flip):
+        Y[flip] = _random_outputs(structure, rng, int(flip.sum()))
+    order = rng.integers(n, size=T)
+    labels = np.argmax(Y, axis=1) if isinstance(structure, Multiclass) else None
+    return Stream(X, Y, order, labels, U)
+
+
+def prototype_stream(
+    d: int, T: int, *, n_prototypes: int, noise: float = 0.0, seed: Seed = None
+) -> Stream:
+    r"""Multiclass stream over ``m`` orthonormal prototypes with random classes.
+
+    Prototype :math:`j` is :math:`e_j \in \mathbb R^m` (so :math:`C = 1`) with a class
+    :math:`c_j` uniform in :math:`[d]`; each round reveals a uniformly random prototype with
+    its class, replaced by a uniformly random class with probability ``noise``. The pool holds
+    every (prototype, class) pair, so rounds with flipped labels need no extra memory. The
+    planted :math:`U = \sum_j e_{c_j} e_j^\top` has :math:`\|U\|_F = \sqrt m`; any multiple
+    :math:`\beta U` has per-round logistic loss :math:`\log_2(1 + (d-1)e^{-\beta})` on clean rounds.
+    """
+    d = check_positive_int(d, "d", minimum=2)
+    T = check_positive_int(T, "T")
+    m = check_positive_int(n_prototypes, "n_prototypes")
+    rho = check_real(noise, "noise", low=0.0, high=1.0)
+    rng = as_generator(seed)
+    classes = rng.integers(d, size=m)
+    j = rng.integers(m, size=T)
+    lab = classes[j].copy()
+    flip = rng.random(T) < rho
+    lab[flip] = rng.integers(d, size=int(flip.sum()))
+    X = np.repeat(np.eye(m), d, axis=0)  # row j*d + k: prototype j
+    labels = np.tile(np.arange(d), m)
+    Y = np.eye(d)[labels]
+    U = np.zeros((d, m))
+    U[classes, np.arange(m)] = 1.0
+    return Stream(X, Y, j * d + lab, labels, U)
+
+
+def lower_bound_instance(d: int, M: int, T: int, *, seed: Seed = None) -> tuple[Stream, float]:
+    r"""Theorem 5.2's hard instance (Appendix H) and its :math:`B = \|U'\|_F`.
+
+    Classes :math:`i_1, \dots, i_{M+1}` uniform in :math:`[d]`; :math:`x_t = e_t \in
+    \mathbb R^{M+1}` for :math:`t \le M+1`, then :math:`x_t = e_{M+1}` with
+    :math:`i_t = i_{M+1}`. The comparator :math:`U'` has column :math:`t \le M` equal to
+    :math:`\ln(2d)\,e_{i_t}` and column :math:`M+1` equal to :math:`\ln(dT)\,e_{i_{M+1}}`
+    (the paper prints :math:`e_{M+1}` there, which is not a vector of :math:`\mathbb R^d`;
+    :math:`e_{i_{M+1}}` is the evident intent), so :math:`B^2 = M\ln^2(2d) + \ln^2(dT)`.
+    Returned as ``Stream.U``.
+    """
+    d = check_positive_int(d, "d", minimum=2)
+    M = check_positive_int(M, "M")
+    T = check_positive_int(T, "T", minimum=M + 1)
+    rng = as_generator(seed)
+    cls = rng.integers(d, size=M + 1)
+    X = np.eye(M + 1)
+    order = np.minimum(np.arange(T), M)
+    U = np.zeros((d, M + 1))
+    U[cls[:M], np.arange(M)] = np.log(2 * d)
+    U[cls[M], M] = np.log(d * T)
+    B = float(np.sqrt(M * np.log(2 * d) ** 2 + np.log(d * T) ** 2))
+    return Stream(X, np.eye(d)[cls], order, cls, U), B
+
+
+def _digits(seed: Seed, T: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    from sklearn.datasets import load_digits
+
+    data = load_digits()
+    X = data.data.astype(np.float64)
+    X = X / np.linalg.norm(X, axis=1, keepdims=True)  # unit norm: C = 1
+    rng = as_generator(seed)
+    n = X.shape[0]
+    epochs = -(-T // n)
+    order = np.concatenate([rng.permutation(n) for _ in range(epochs)])[:T]
+    return X, data.target.astype(np.int64), order
+
+
+def digits_stream(T: int, *, seed: Seed = None) -> Stream:
+    """Stream scikit-learn's 1,797 8×8 digits (shipped) as 10 classes, unit-normalised.
+
+    Rounds go through the data set in fresh random orders (epochs).
+    """
+    T = check_positive_int(T, "T")
+    X, y, order = _digits(seed, T)
+    return Stream(X, np.eye(10)[y], order, y, None)
+
+
+#: Seven-segment display: segments (a, b, c, d, e, f, g) lit for each digit 0–9.
+SEVEN_SEGMENTS = np.array(
+    [
+        [1, 1, 1, 1, 1, 1, 0],
+        [0, 1, 1, 0, 0, 0, 0],
+        [1, 1, 0, 1, 1, 0, 1],
+        [1, 1, 1, 1, 0, 0, 1],
+        [0, 1, 1, 0, 0, 1, 1],
+        [1, 0, 1, 1, 0, 1, 1],
+        [1, 0, 1, 1, 1, 1, 1],
+        [1, 1, 1, 0, 0, 0, 0],
+        [1, 1, 1, 1, 1, 1, 1],
+        [1, 1, 1, 1, 0, 1, 1],
+    ],
+    dtype=np.float64,
+)
+
+
+def digits_segments_stream(T: int, *, seed: Seed = None) -> Stream:
+    """Stream the digits as a 7-label multilabel task: which display segments are lit."""
+    T = check_positive_int(T, "T")
+    X, y, order = _digits(seed, T)
+    return Stream(X, SEVEN_SEGMENTS[y], order, y, None)
+
+
+def check_stream(structure: Structure, stream: Any) -> Stream:
+    """Validate that ``stream`` is a :class:`Stream` whose outputs belong to ``structure``."""
+    if not isinstance(stream, Stream):
+        raise ValueError(f"stream must be a Stream; got {type(stream).__name__}")
+    structure.check_output(stream.Y, "stream.Y")
+    if stream.X.shape[0] != stream.Y.shape[0]:
+        raise ValueError(
+            f"stream.X and stream.Y must have the same number of rows; got "
+            f"{stream.X.shape[0]} and {stream.Y.shape[0]}"
+        )
+    if not np.all(np.isfinite(stream.X)):
+        raise ValueError("stream.X must be finite")
+    return stream

@@ -1,0 +1,582 @@
+r"""Experiment drivers and plots of the maximum-margin multiclass NN chapter (Kontorovich & Weiss).
+
+Each function runs one experiment of ``notebooks/max_margin_multiclass_nn.md`` and returns a
+:class:`pandas.DataFrame` (or a small dataclass), so that notebook cells stay short; the
+``plot_*`` functions draw the chapter's figures on a given Axes.
+
+The random sweeps (:func:`cover_crosscheck`, :func:`theorem1_sweep`, :func:`k_sweep_srm`) run
+through :func:`mlgeom.parallel.pmap`, each task with a child stream spawned here in the order of
+the plain loop, so the numbers do not depend on the backend. The timing sweeps
+(:func:`timing_sweep`, :func:`index_check`) stay sequential: parallel runs would disturb the
+wall times they measure.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mlgeom.book.plotting import COLORS, PAPER_STYLE
+from mlgeom.metric_nn import bounds as mb
+from mlgeom.metric_nn.index import MetricBallTree
+from mlgeom.metric_nn.spaces import pairwise_distances
+from mlgeom.metric_nn.srm import SRMNearestNeighbors
+from mlgeom.metric_nn.tasks import SoftmaxProblem, Task
+from mlgeom.metric_nn.vertex_cover import (
+    ConflictPairs,
+    exact_vertex_cover,
+    is_vertex_cover,
+    matching_cover,
+)
+from mlgeom.parallel import pmap
+from mlgeom.random import Seed, as_generator, spawn
+
+__all__ = [
+    "TaskResult",
+    "compare_on_task",
+    "cover_crosscheck",
+    "exact_q_check",
+    "figure3_crossovers",
+    "figure3_table",
+    "index_check",
+    "k_dependence_table",
+    "k_sweep_srm",
+    "knn_cv",
+    "plot_figure3",
+    "plot_q_curve",
+    "theorem1_sweep",
+    "timing_sweep",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Figure 3 and the k-dependence of the bounds
+
+
+def figure3_table(
+    L_values: Sequence[float] = (1, 2, 4, 8),
+    m_grid: np.ndarray | None = None,
+    *,
+    D: float = 5,
+    k: int = 10,
+    delta: float = 0.01,
+    c_D: float = mb.C_D_DEFAULT,
+    fat_factor: float = 2.0,
+) -> pd.DataFrame:
+    """Figure 3's curves: Δ_Rad, Δ_fat and their minimum against m for each L (long format)."""
+    m = np.logspace(6, 15, 181) if m_grid is None else np.asarray(m_grid, dtype=float)
+    rows = []
+    for L in L_values:
+        rad = mb.delta_rad(m, L, delta, k, D, c_D)
+        fat = mb.delta_fat(m, L, delta, k, D, fat_factor)
+        rows.append(
+            pd.DataFrame({"L": L, "m": m, "rad": rad, "fat": fat, "min": np.minimum(rad, fat)})
+        )
+    return pd.concat(rows, ignore_index=True)
+
+
+def figure3_crossovers(
+    L_values: Sequence[float] = (1, 2, 4, 8),
+    *,
+    D: float = 5,
+    k: int = 10,
+    delta: float = 0.01,
+    c_D: float = mb.C_D_DEFAULT,
+) -> pd.DataFrame:
+    """Sample size where Δ_fat takes over from Δ_Rad, per L, as printed and without the factor 2."""
+    rows = []
+    for L in L_values:
+        rows.append(
+            {
+                "L": L,
+                "crossover m": mb.crossover(L, delta, k, D, c_D, 2.0),
+                "crossover m (factor 1)": mb.crossover(L, delta, k, D, c_D, 1.0),
+                "Δ at crossover": float(
+                    mb.delta_combined(mb.crossover(L, delta, k, D, c_D, 2.0), L, delta, k, D, c_D)
+                ),
+            }
+        )
+    return pd.DataFrame(rows).set_index("L")
+
+
+def plot_figure3(ax: Any, table: pd.DataFrame, crossovers: pd.DataFrame) -> None:
+    """Redraw Figure 3: Δ = min(Δ_Rad, Δ_fat) per L, the two terms dotted, crossovers marked."""
+    shades = [COLORS["ours"], COLORS["baseline"], COLORS["accent"], COLORS["negative"]]
+    for (L, grp), col in zip(table.groupby("L", sort=True), shades, strict=False):
+        ax.semilogx(grp["m"], grp["min"], color=col, label=f"D = 5, L = {L:g}")
+        ax.semilogx(grp["m"], grp["rad"], color=col, ls=":", lw=1)
+        ax.semilogx(grp["m"], grp["fat"], color=col, ls="--", lw=1)
+        mx = crossovers.loc[L, "crossover m"]
+        ax.plot([mx], [crossovers.loc[L, "Δ at crossover"]], "o", color=col, ms=5)
+    ax.plot([], [], "k:", lw=1, label=r"$\Delta_{\rm Rad}$")
+    ax.plot([], [], "k--", lw=1, label=r"$\Delta_{\rm fat}$")
+    ax.plot([], [], "ko", ms=5, label="crossover")
+    ax.set_ylim(0, 1)
+    ax.set_xlim(table["m"].min(), table["m"].max())
+    ax.set_xlabel("sample size m")
+    ax.set_ylabel(r"$\Delta(m, L, \delta)$")
+    ax.legend(loc="upper right", ncol=2)
+
+
+def k_dependence_table(
+    ks: Sequence[int], *, n: float, L: float, D: float, delta: float, c_D: float = mb.C_D_DEFAULT
+) -> pd.DataFrame:
+    r"""Tabulate the bounds' growth in k beside :math:`\sqrt k` (Table 1), relative to the first k.
+
+    Columns: Δ_Rad, Δ_fat, Δ and the square of the fat term's entropy part (exactly affine in
+    :math:`\log k`), each divided by its value at ``ks[0]``, beside :math:`\sqrt{k/k_0}`.
+    """
+    k = np.asarray(ks, dtype=float)
+    rad = mb.delta_rad(n, L, delta, k, D, c_D)
+    fat = mb.delta_fat(n, L, delta, k, D)
+    comb = np.minimum(rad, fat)
+    return pd.DataFrame(
+        {
+            "k": k.astype(int),
+            "Δ_Rad / Δ_Rad(k0)": rad / rad[0],
+            "Δ_fat / Δ_fat(k0)": fat / fat[0],
+            "Δ / Δ(k0)": comb / comb[0],
+            "log(5k) / log(5k0)": np.log(5 * k) / np.log(5 * k[0]),
+            "sqrt(k / k0)": np.sqrt(k / k[0]),
+        }
+    ).set_index("k")
+
+
+# ---------------------------------------------------------------------------------------------
+# SRM against 1-NN and k-NN
+
+
+def _vote(D: np.ndarray, y: np.ndarray, k: int, n_classes: int) -> np.ndarray:
+    idx = np.argsort(D, axis=1, kind="stable")[:, :k]
+    counts = np.zeros((len(D), n_classes))
+    np.add.at(counts, (np.repeat(np.arange(len(D)), k), y[idx].ravel()), 1.0)
+    return np.argmax(counts, axis=1)  # ties: smallest label
+
+
+def knn_cv(
+    D_train: np.ndarray,
+    y_train: np.ndarray,
+    D_test: np.ndarray,
+    n_classes: int,
+    ks: Sequence[int] = (1, 3, 5, 9, 15, 25),
+    n_folds: int = 5,
+    seed: Seed = 0,
+) -> tuple[int, np.ndarray]:
+    """k-NN with k chosen by ``n_folds``-fold cross-validation on the (noisy) training labels.
+
+    Returns the chosen k and the test predictions (majority vote, ties to the smallest label).
+    """
+    n = len(y_train)
+    folds = as_generator(seed).permutation(n) % n_folds
+    errs = []
+    for k in ks:
+        wrong = 0
+        for f in range(n_folds):
+            va, tr = folds == f, folds != f
+            pred = _vote(D_train[np.ix_(va, tr)], y_train[tr], min(k, int(tr.sum())), n_classes)
+            wrong += int(np.sum(pred != y_train[va]))
+        errs.append(wrong / n)
+    best = int(ks[int(np.argmin(errs))])
+    return best, _vote(D_test, y_train, best, n_classes)
+
+
+def _class_ties(model: SRMNearestNeighbors, D_te: np.ndarray) -> np.ndarray:
+    """Test points whose two nearest classes in S_1 are at the same distance (ties of eq. 16)."""
+    Ds = D_te[:, model.support_]
+    d = np.stack(
+        [Ds[:, model.y_support_ == c].min(axis=1, initial=np.inf) for c in range(model.n_classes_)],
+        axis=1,
+    )
+    d.sort(axis=1)
+    return d[:, 0] == d[:, 1]
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """SRM-NN against 1-NN and k-NN on one task; ``model`` is the fitted SRM classifier."""
+
+    row: dict
+    model: SRMNearestNeighbors
+
+
+def compare_on_task(
+    task: Task, *, delta: float = 0.05, ddim: Any = "auto", seed: Seed = 0
+) -> TaskResult:
+    """Fit SRM-NN (binary search and exhaustive), 1-NN and CV-tuned k-NN; report test errors.
+
+    Also checks, on this task, that the eq. (16) form predicts like the nearest neighbour in
+    :math:`S_1`, the smallest margin :math:`h(x, y)` on :math:`S_1`, and what eq. (13) as
+    printed (count plus probability) selects.
+    """
+    n_classes = int(max(task.y_train.max(), task.y_test.max())) + 1
+    D_tr = pairwise_distances(task.X_train, metric=task.metric)
+    D_te = pairwise_distances(task.X_test, task.X_train, metric=task.metric)
+    fit = lambda **kw: SRMNearestNeighbors(  # noqa: E731
+        "precomputed", delta=delta, ddim=ddim, **kw
+    ).fit(D_tr, task.y_train)
+    srm = fit()
+    exh = fit(search="exhaustive")
+    printed = fit(q_form="printed")
+    err = lambda pred: float(np.mean(pred != task.y_test))  # noqa: E731
+    one_nn = task.y_train[np.argmin(D_te, axis=1)]
+    k_best, knn = knn_cv(D_tr, task.y_train, D_te, n_classes, seed=seed)
+    S1 = srm.support_
+    h_s1 = srm.decision_function(D_tr[S1])[np.arange(len(S1)), srm.y_support_]
+    row = {
+        "task": task.name,
+        "n": len(task.y_train),
+        "noisy labels": float(np.mean(task.y_train != task.y_train_clean)),
+        "ddim": srm.ddim_,
+        "L̃": srm.L_,
+        "|S1|": len(S1),
+        "m̃(L̃)": srm.m_tilde_,
+        "Δ(L̃)": srm.delta_,
+        "Q(L̃)": srm.Q_,
+        "SRM-NN": err(srm.predict(D_te)),
+        "SRM-NN (exhaustive)": err(exh.predict(D_te)),
+        "1-NN": err(one_nn),
+        "k-NN": err(knn),
+        "k": k_best,
+        "eq16 = NN in S1 (no ties)": float(
+            np.mean((srm.predict_eq16(D_te) == srm.predict(D_te))[~_class_ties(srm, D_te)])
+        ),
+        "min margin on S1": float(h_s1.min()),
+        "printed-Q |S1|/n": len(printed.support_) / len(task.y_train),
+        "printed-Q m̃": printed.m_tilde_,
+        "bichromatic pairs at d = 0": int(np.sum(srm.pairs_.d == 0)),
+        "printed-Q error": err(printed.predict(D_te)),
+    }
+    return TaskResult(row, srm)
+
+
+# ---------------------------------------------------------------------------------------------
+# Q(L): the binary search against the exact minimum
+
+
+def _exact_m_hat(pairs: ConflictPairs, cands: np.ndarray) -> np.ndarray:
+    """Exact minimum vertex cover size at every candidate, by bisection on its monotone steps."""
+    out = np.full(len(cands), -1, dtype=np.int64)
+
+    def val(c: int) -> int:
+        if out[c] < 0:
+            out[c] = int(exact_vertex_cover(pairs.edges(cands[c]), pairs.n).sum())
+        return int(out[c])
+
+    stack = [(0, len(cands) - 1)]
+    while stack:
+        lo, hi = stack.pop()
+        if val(lo) == val(hi):
+            out[lo : hi + 1] = out[lo]
+        elif hi - lo > 1:
+            mid = (lo + hi) // 2
+            stack += [(lo, mid), (mid, hi)]
+    return out
+
+
+def exact_q_check(model: SRMNearestNeighbors) -> tuple[dict, pd.DataFrame]:
+    r"""Compare the binary search's :math:`Q(\tilde L)` with the exact minima (small n only).
+
+    Returns a summary (ratios to :math:`\min_L \hat Q` with the exact cover, to
+    :math:`\min_L \tilde Q`, the largest :math:`\tilde m/\hat m`) and the curve over all
+    candidates.
+    """
+    pairs, n = model.pairs_, model.n_train_
+    curve = model.q_curve()
+    m_hat = _exact_m_hat(pairs, curve.L)
+    q_hat = model._loss(m_hat) + curve.delta
+    pos = m_hat > 0
+    summary = {
+        "n": n,
+        "candidates": len(curve.L),
+        "probes": len(model.probes_),
+        "Q(L̃)": model.Q_,
+        "min Q̃": float(curve.Q.min()),
+        "min Q̂ (exact cover)": float(q_hat.min()),
+        "Q(L̃) / min Q̃": model.Q_ / float(curve.Q.min()),
+        "Q(L̃) / min Q̂": model.Q_ / float(q_hat.min()),
+        "max m̃/m̂": float(np.max(curve.m_tilde[pos] / m_hat[pos])) if pos.any() else 1.0,
+    }
+    table = pd.DataFrame(
+        {
+            "L": curve.L,
+            "m̃/n": curve.m_tilde / n,
+            "m̂/n": m_hat / n,
+            "Δ": curve.delta,
+            "Q̃": curve.Q,
+            "Q̂": q_hat,
+        }
+    )
+    return summary, table
+
+
+def plot_q_curve(ax: Any, model: SRMNearestNeighbors, table: pd.DataFrame | None = None) -> None:
+    r"""Plot Q(L) and its two terms against L, with the probes and :math:`\tilde L` marked."""
+    if table is None:
+        c = model.q_curve()
+        table = pd.DataFrame({"L": c.L, "m̃/n": c.m_tilde / model.n_train_, "Δ": c.delta, "Q̃": c.Q})
+    ax.semilogx(
+        table["L"], table["Q̃"], color=COLORS["ours"], label=r"$Q(L) = \tilde m(L)/n + \Delta$"
+    )
+    ax.semilogx(
+        table["L"], table["m̃/n"], color=COLORS["baseline"], lw=1.2, label=r"$\tilde m(L)/n$"
+    )
+    if "m̂/n" in table:
+        ax.semilogx(
+            table["L"],
+            table["m̂/n"],
+            color=COLORS["neutral"],
+            lw=1,
+            ls=":",
+            label=r"$\hat m(L)/n$ (exact)",
+        )
+    ax.semilogx(
+        table["L"], table["Δ"], **{**PAPER_STYLE, "linewidth": 1.2}, label=r"$\Delta(n, L, \delta)$"
+    )
+    probes = np.asarray(model.probes_)
+    ax.plot(
+        probes,
+        model.q_curve(probes).Q,
+        "x",
+        color=COLORS["neutral"],
+        ms=5,
+        label="binary-search probes",
+    )
+    ax.axvline(model.L_, color=COLORS["accent"], lw=1.2, label=rf"$\tilde L = {model.L_:.3g}$")
+    best = table["L"].iloc[int(np.argmin(table["Q̃"].to_numpy()))]
+    ax.plot(
+        [best],
+        [table["Q̃"].min()],
+        "o",
+        color=COLORS["ours"],
+        mfc="none",
+        ms=8,
+        label=r"exhaustive $\arg\min Q$",
+    )
+    ax.set_xlabel("Lipschitz constant L (distances / training diameter)")
+    ax.set_ylabel("objective")
+    ax.set_ylim(0, min(3.0, float(table["Q̃"].max()) * 1.05))
+    ax.legend(fontsize=8)
+
+
+def cover_crosscheck(
+    sizes: Sequence[int], seed: Seed, n_classes: int = 3, p_edge: float = 0.3
+) -> pd.DataFrame:
+    """Our matching cover against networkx on random k-partite graphs.
+
+    For each graph: is our matching maximal (``networkx.is_maximal_matching``), is the cover a
+    cover, its size against networkx's 2-approximation (``min_weighted_vertex_cover``), the exact
+    minimum (MILP) and, for the bipartite case, König's theorem (``hopcroft_karp_matching``).
+    """
+    tasks = [
+        (n, rng, n_classes, p_edge) for n, rng in zip(sizes, spawn(seed, len(sizes)), strict=True)
+    ]
+    per_n = pmap(_cover_rows, tasks, desc="vertex covers: graph sizes")
+    return pd.DataFrame([row for rows in per_n for row in rows])
+
+
+def _cover_rows(task: tuple) -> list[dict[str, Any]]:
+    """One size of :func:`cover_crosscheck`: a bipartite and a k-partite graph from ``rng``."""
+    import networkx as nx
+    from networkx.algorithms import approximation, bipartite
+
+    n, rng, n_classes, p_edge = task
+    rows = []
+    for k in (2, n_classes):
+        y = rng.integers(k, size=n)
+        i, j = np.triu_indices(n, 1)
+        keep = (y[i] != y[j]) & (rng.random(len(i)) < p_edge)
+        E = np.stack([i[keep], j[keep]], axis=1)
+        matching, cover = matching_cover(E, n)
+        G = nx.Graph()
+        G.add_nodes_from(range(n))
+        G.add_edges_from(map(tuple, E.tolist()))
+        exact = int(exact_vertex_cover(E, n).sum())
+        row = {
+            "n": n,
+            "k": k,
+            "edges": len(E),
+            "maximal (networkx)": nx.is_maximal_matching(G, set(map(tuple, matching.tolist()))),
+            "is cover": is_vertex_cover(E, cover),
+            "ours m̃": int(cover.sum()),
+            "networkx 2-approx": len(approximation.min_weighted_vertex_cover(G)),
+            "exact m̂": exact,
+        }
+        if k == 2:
+            top = {v for v in range(n) if y[v] == 0}
+            row["König |max matching|"] = len(bipartite.hopcroft_karp_matching(G, top)) // 2
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem 1 and the k sweep on problems with a known Bayes classifier
+
+
+def theorem1_sweep(
+    problem: SoftmaxProblem, ns: Sequence[int], reps: int, seed: Seed, grid: int = 200
+) -> pd.DataFrame:
+    r"""Estimate E[1-NN risk] beside Theorem 1's :math:`2P(g^* \ne Y) + 4L/n^{1/(D+1)}`."""
+    bayes = problem.bayes_risk(grid)
+    G = problem.grid(grid)
+    eta_G = problem.eta(G)
+    tasks = [
+        (int(n), r)
+        for n, rng in zip(ns, spawn(seed, len(ns)), strict=True)
+        for r in spawn(rng, reps)
+    ]
+    all_risks = pmap(partial(_one_nn_risk, problem, G, eta_G), tasks, desc="Theorem 1: n × samples")
+    rows = []
+    for i, n in enumerate(ns):
+        risks = all_risks[i * reps : (i + 1) * reps]
+        rows.append(
+            {
+                "n": int(n),
+                "E risk (1-NN)": float(np.mean(risks)),
+                "std err": float(np.std(risks, ddof=1) / np.sqrt(reps)) if reps > 1 else 0.0,
+                "Bayes risk": bayes,
+                "Theorem 1 bound": float(mb.theorem1_bound(n, bayes, problem.lipschitz, problem.D)),
+            }
+        )
+    return pd.DataFrame(rows).set_index("n")
+
+
+def _one_nn_risk(
+    problem: SoftmaxProblem, G: np.ndarray, eta_G: np.ndarray, task: tuple[int, Any]
+) -> float:
+    """Risk on the grid ``G`` of the 1-NN rule (ball tree, ℓ∞) on one sample of size ``n``."""
+    n, r = task
+    X, y = problem.sample(n, r)
+    nn = MetricBallTree(X, "chebyshev").query(G).indices
+    return float(np.mean(1.0 - eta_G[np.arange(len(G)), y[nn]]))
+
+
+def k_sweep_srm(
+    ks: Sequence[int],
+    *,
+    n: int,
+    beta: float,
+    D: int,
+    reps: int,
+    seed: Seed,
+    delta: float = 0.05,
+    grid: int = 100,
+) -> pd.DataFrame:
+    """Risk of SRM-NN and 1-NN as k grows with the Lipschitz constant of η fixed (β/2)."""
+    problems, tasks = [], []
+    for k, rng in zip(ks, spawn(seed, len(ks)), strict=True):
+        r_prob, *r_reps = spawn(rng, reps + 1)
+        prob = SoftmaxProblem.random(int(k), D, beta, r_prob)
+        G = prob.grid(grid)
+        eta_G = prob.eta(G)
+        problems.append((k, prob))
+        tasks += [(k, prob, G, eta_G, n, r, delta, D) for r in r_reps]
+    risks = pmap(_srm_and_nn_risk, tasks, desc="SRM-NN: k × samples")
+    rows = []
+    for i, (k, prob) in enumerate(problems):
+        bayes = prob.bayes_risk(grid)
+        srm_r = [srm for srm, _ in risks[i * reps : (i + 1) * reps]]
+        nn_r = [nn for _, nn in risks[i * reps : (i + 1) * reps]]
+        rows.append(
+            {
+                "k": int(k),
+                "Bayes risk": bayes,
+                "SRM-NN risk": float(np.mean(srm_r)),
+                "1-NN risk": float(np.mean(nn_r)),
+                "SRM excess": float(np.mean(srm_r)) - bayes,
+                "1-NN excess": float(np.mean(nn_r)) - bayes,
+            }
+        )
+    return pd.DataFrame(rows).set_index("k")
+
+
+def _srm_and_nn_risk(task: tuple) -> tuple[float, float]:
+    """Grid risks of SRM-NN and of 1-NN (ℓ∞) trained on one sample of one problem."""
+    k, prob, G, eta_G, n, r, delta, D = task
+    X, y = prob.sample(n, r)
+    clf = SRMNearestNeighbors("chebyshev", delta=delta, ddim=float(D), classes=np.arange(k))
+    present = np.unique(y)
+    if len(present) < k:  # a class with no sample: the label set is the classes seen
+        clf.set_params(classes=present)
+    clf.fit(X, y)
+    srm = float(np.mean(1.0 - eta_G[np.arange(len(G)), clf.predict(G)]))
+    nn = y[np.argmin(pairwise_distances(G, X, "chebyshev"), axis=1)]
+    return srm, float(np.mean(1.0 - eta_G[np.arange(len(G)), nn]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Speed: training time against n, the index against brute force
+
+
+def timing_sweep(ns: Sequence[int], *, k: int, D: int, beta: float, seed: Seed) -> pd.DataFrame:
+    """Wall time of SRM training (Euclidean, ``ddim=D``) and of brute-force prediction against n."""
+    prob = SoftmaxProblem.random(k, D, beta, seed)
+    rows = []
+    for n, rng in zip(ns, spawn(seed, len(ns)), strict=True):
+        X, y = prob.sample(int(n), rng)
+        t0 = time.perf_counter()
+        clf = SRMNearestNeighbors("euclidean", ddim=float(D)).fit(X, y)
+        t1 = time.perf_counter()
+        clf.predict(prob.grid(40))
+        t2 = time.perf_counter()
+        rows.append(
+            {
+                "n": int(n),
+                "fit seconds": t1 - t0,
+                "predict seconds (1,600 queries)": t2 - t1,
+                "candidates": clf.n_candidates_,
+                "probes": len(clf.probes_),
+            }
+        )
+    return pd.DataFrame(rows).set_index("n")
+
+
+def index_check(
+    X_ref: Any, X_query: Any, metric: str, etas: Sequence[float], repeats: int = 3
+) -> pd.DataFrame:
+    r"""Compare the ball tree with brute force: eq. (15)'s ratio, distance evaluations, time.
+
+    ``worst ratio`` is :math:`\max_x d(x, \tilde x)/d(x, x^*)` over the queries (queries at
+    distance 0 count as ratio 1 when the tree also returns distance 0); times are the best of
+    ``repeats`` runs.
+    """
+    t0 = time.perf_counter()
+    tree = MetricBallTree(X_ref, metric)
+    build = time.perf_counter() - t0
+    brute_times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        Dq = pairwise_distances(X_query, X_ref, metric)
+        j = np.argmin(Dq, axis=1)
+        brute_times.append(time.perf_counter() - t0)
+    d_star = Dq[np.arange(len(j)), j]
+    rows = []
+    for eta in etas:
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            res = tree.query(X_query, eta=eta)
+            times.append(time.perf_counter() - t0)
+        ratio = np.where(
+            d_star > 0,
+            res.distances / np.where(d_star > 0, d_star, 1.0),
+            np.where(res.distances == 0, 1.0, np.inf),
+        )
+        rows.append(
+            {
+                "eta": eta,
+                "worst ratio": float(ratio.max()),
+                "1 + eta": 1.0 + eta,
+                "exact answers": float(np.mean(res.distances == d_star)),
+                "distance evals / brute": res.n_distance_evaluations / Dq.size,
+                "query seconds": min(times),
+                "brute seconds": min(brute_times),
+                "build seconds": build,
+            }
+        )
+    return pd.DataFrame(rows).set_index("eta")

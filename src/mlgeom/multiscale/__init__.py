@@ -1,0 +1,88 @@
+"""Chapter *L^p multiscale kernels for online multiclass NN* (Guruganesh et al. 2021).
+
+``from mlgeom import multiscale as L`` gives the notebook everything it uses, by section:
+
+================================================  =============================================
+paper                                             module
+================================================  =============================================
+Section 2: nearest-neighbour partitions, losses,
+robust mistakes                                   :mod:`.losses`
+[LLS20] Algorithm 1, Appendix A: contextual
+search on a knowledge set                         :mod:`.contextual_search`
+Sections 3–4, Theorems 8 and 11, Lemma 32:
+hyperplane and multiclass partition learners      :mod:`.partition_learners`
+Section 5, Appendix E: the kernel maps T, Q,
+δ_i, D_i, H_i for :math:`L^p`                     :mod:`.kernel_maps`
+Algorithm 2, Theorem 13: the multiscale learner   :mod:`.learner`
+the chapter's experiments and query streams       :mod:`.experiments`
+speed benchmark (``make bench``)                  :mod:`.bench` (not imported here)
+================================================  =============================================
+"""
+
+from mlgeom._lazy import attach
+
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    {
+        "contextual_search": [
+            "BallKnowledgeSet",
+            "ContextualSearch",
+            "ball_fraction",
+            "disk_polygon_area",
+            "initial_potential",
+            "steiner_area",
+            "uniform_ball",
+            "z_scale",
+        ],
+        "experiments": [
+            "appendix_f_stream",
+            "boundary_stream",
+            "margin_stream",
+            "nn_stream",
+            "run_appendix_f",
+            "run_binary",
+            "run_multiclass",
+            "run_multiscale",
+            "run_multiscale_multiclass",
+            "sampler_check",
+            "time_rounds",
+            "unit",
+        ],
+        "kernel_maps": [
+            "D_i",
+            "D_map",
+            "F_even",
+            "F_i",
+            "G_even",
+            "G_i",
+            "H_even",
+            "H_i",
+            "Ker",
+            "Ker_i",
+            "Q_map",
+            "SparseVector",
+            "T_map",
+            "delta_i",
+            "lemma_e1_rhs",
+            "lemma_e2_bound",
+            "lemma_e2_error_exact",
+            "map_dimension",
+            "p_prime",
+            "sparse_dot",
+        ],
+        "learner": [
+            "MultiscaleLearner",
+            "MultiscaleMulticlassLearner",
+            "ScaleSet",
+            "scale_loss_bound",
+            "threshold",
+        ],
+        "losses": ["nn_loss", "robust_mistakes", "similarity", "true_label"],
+        "partition_learners": [
+            "HyperplaneLearner",
+            "MulticlassLearner",
+            "cone_extent",
+            "lemma32_distribution",
+        ],
+    },
+)

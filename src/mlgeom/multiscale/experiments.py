@@ -1,0 +1,328 @@
+"""Experiment drivers and query streams of the ``lp_multiscale_kernels`` chapter.
+
+Streams (all seeded): :func:`boundary_stream` (``k = 2``, margins ``|⟨q, w⟩| = t^{-β}`` shrinking
+to 0, plus a uniform part), :func:`nn_stream` (``k`` centres, queries pulled towards the
+bisector of two random centres), :func:`margin_stream` (every ``|⟨q, w⟩| >= γ``, Theorem 16) and
+:func:`appendix_f_stream` (the lower-bound construction of Appendix F).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import linprog, nnls
+
+from mlgeom._validation import check_positive_int, check_real
+from mlgeom.algorithms.multiclass_perceptron import MulticlassPerceptron, OnlinePerceptron
+from mlgeom.multiscale import kernel_maps as km
+from mlgeom.multiscale.losses import nn_loss, similarity
+from mlgeom.multiscale.partition_learners import HyperplaneLearner, MulticlassLearner
+from mlgeom.random import as_generator
+
+__all__ = [
+    "appendix_f_stream",
+    "boundary_stream",
+    "margin_stream",
+    "nn_stream",
+    "run_appendix_f",
+    "run_binary",
+    "run_multiclass",
+    "run_multiscale",
+    "run_multiscale_multiclass",
+    "sampler_check",
+    "time_rounds",
+    "unit",
+]
+
+
+def unit(rng, d: int) -> np.ndarray:
+    """Draw a uniform unit vector of ``R^d``."""
+    g = rng.standard_normal(d)
+    return g / np.linalg.norm(g)
+
+
+def _orth(rng, w):
+    u = rng.standard_normal(w.size)
+    u -= (u @ w) * w
+    return u / np.linalg.norm(u)
+
+
+def boundary_stream(T: int, d: int, seed=None, beta: float = 0.5, scale: float = 0.1):
+    """Draw a ``k = 2`` stream with ``|⟨q_t, w⟩| = scale·t^{-β}`` (margins → 0), ``‖q_t‖ = 1``.
+
+    Sides are random.
+
+    Returns ``(w, Q)`` with ``w`` a unit normal (centres ``x_{1,2} = ±w/2``).
+    """
+    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
+    rng = as_generator(seed)
+    w = unit(rng, d)
+    m = scale * np.arange(1, T + 1) ** (-float(beta)) * rng.choice([-1.0, 1.0], size=T)
+    Q = np.array([mi * w + math.sqrt(1 - mi * mi) * _orth(rng, w) for mi in m])
+    return w, Q
+
+
+def margin_stream(T: int, d: int, gamma: float, seed=None):
+    """Draw unit queries with ``|⟨q_t, w⟩| = γ·(1 + Exp)`` capped at 1 (margin ``>= γ``)."""
+    gamma = check_real(gamma, "gamma", low=0.0, high=1.0, low_inclusive=False)
+    rng = as_generator(seed)
+    w = unit(rng, d)
+    m = np.minimum(gamma * (1 + rng.exponential(size=T)), 1.0) * rng.choice([-1.0, 1.0], size=T)
+    Q = np.array([mi * w + math.sqrt(1 - mi * mi) * _orth(rng, w) for mi in m])
+    return w, Q
+
+
+def nn_stream(T: int, k: int, d: int, seed=None, beta: float = 0.5):
+    """``k`` centres in ``B_d`` (norm 1/2) and queries near a random pair's bisector.
+
+    Query ``t``: pick a pair ``(i, j)``, a point on its bisector hyperplane near the midpoint,
+    pushed off by ``±t^{-β}`` along ``x_i − x_j``; rescaled into ``B_d``.
+    """
+    rng = as_generator(seed)
+    X = np.array([unit(rng, d) / 2 for _ in range(k)])
+    Q = np.empty((T, d))
+    for t in range(T):
+        i, j = rng.choice(k, size=2, replace=False)
+        n = (X[i] - X[j]) / np.linalg.norm(X[i] - X[j])
+        mid = (X[i] + X[j]) / 2 + 0.3 * _orth(rng, n)
+        q = mid + rng.choice([-1, 1]) * (t + 1) ** (-beta) * n
+        Q[t] = q / max(1.0, np.linalg.norm(q))
+    return X, Q
+
+
+def run_binary(w, Q, *, seed=None, alpha=1.0, width_method="cone", perceptron=True):
+    """Cumulative losses of Theorem 8's learner and the Perceptron on one ``k = 2`` stream.
+
+    Loss ``|⟨q, x_1 − x_2⟩|`` on a mistake with ``x_{1,2} = ±w/2`` (Section 3.1).
+    """
+    d = Q.shape[1]
+    ours = HyperplaneLearner(d, alpha, width_method, seed=seed)
+    perc = OnlinePerceptron(d) if perceptron else None
+    lo, lp, mist, upd = np.zeros(len(Q)), np.zeros(len(Q)), 0, 0
+    for t, q in enumerate(Q):
+        y = 1 if q @ w >= 0 else 2
+        a = ours.assess(q)
+        if a["label"] != y:
+            lo[t] = abs(q @ w) ** alpha
+            mist += 1
+        upd += ours.learn(q, y, a["label"])
+        if perc is not None:
+            if perc.predict(q) != y:
+                lp[t] = abs(q @ w) ** alpha
+            perc.learn(q, y)
+    return {"ours": np.cumsum(lo), "perceptron": np.cumsum(lp), "mistakes": mist,
+            "updates": upd, "potential": ours.potential}
+
+
+def run_multiclass(X, Q, *, kind="inner", p=2.0, seed=None, perceptron=True):
+    """Theorem 11's learner (inner-product, ``L²`` via Appendix C or even ``p`` via E.2).
+
+    Returns cumulative losses of ours and of the multiclass Perceptron (on the raw queries for
+    ``kind="inner"``; on ``Q(q)`` for ``"l2"``; on ``−H(q)`` for ``"even_p"``), the number of
+    rounds where ``Mv >= 0`` was infeasible, and the smallest ``min(Mv)``.
+    """
+    k, d = X.shape
+    if kind == "inner":
+        fmap, dim, alpha, sim = None, d, 1.0, ("inner", 2.0)
+    elif kind == "l2":
+        fmap, dim, alpha, sim = km.Q_map, d + 1, 0.5, ("lp", 2.0)
+    else:
+        pe = int(p)
+        fmap, dim, alpha, sim = (lambda q: -km.H_even(q, pe)), (pe + 1) * d, 1.0 / pe, ("lp", pe)
+    learner = MulticlassLearner(k, d, alpha, fmap, dim, seed=seed)
+    mp = MulticlassPerceptron(k, dim) if perceptron else None
+    lo, lp = np.zeros(len(Q)), np.zeros(len(Q))
+    for t, q in enumerate(Q):
+        r = int(np.argmin(similarity(q, X, *sim)))
+        g, _ = learner.step(q, r)
+        lo[t] = nn_loss(q, X, g, *sim)
+        if mp is not None:
+            f = q if fmap is None else fmap(q)
+            lp[t] = nn_loss(q, X, mp.predict(f), *sim)
+            mp.learn(f, r)
+    return {"ours": np.cumsum(lo), "perceptron": np.cumsum(lp),
+            "infeasible": learner.n_infeasible, "min_Mv": float(np.min(learner.min_Mv)),
+            "sym_violations": learner.symmetric_violations}
+
+
+def appendix_f_stream(T: int, d: int, seed=None, n_candidates: int = 200):
+    """Generate the Appendix F adversary: sphere points on a separating hyperplane, ε-apart.
+
+    ``ε = T^{-1/(d−2)}``; ``x_1 = e_1`` (label 1), ``x_2 = −e_1`` (label 2); each later point lies
+    on ``{H = 0} ∩ S^{d−1}`` for a hyperplane ``H`` through 0 strictly separating the labelled
+    cones (found by LP: ``⟨h, a⟩ >= 1`` on label 1, ``<= −1`` on label 2), is at least ``ε`` from
+    all earlier points when one of ``n_candidates`` random candidates is (else the farthest
+    candidate), and gets a uniform random label.
+
+    Returns ``(P, labels, eps, min_sep, min_margin, n_degenerate)``: ``n_degenerate`` counts
+    rounds whose separating LP margin fell below ``1e-10`` (the previous separator is kept).
+    """
+    T, d = check_positive_int(T, "T", minimum=3), check_positive_int(d, "d", minimum=3)
+    rng = as_generator(seed)
+    eps = T ** (-1.0 / (d - 2))
+    P = [np.eye(d)[0], -np.eye(d)[0]]
+    lab = [0, 1]
+    min_sep, min_margin, n_degenerate = 2.0, 1.0, 0
+    h = np.eye(d)[0]
+    for _ in range(T - 2):
+        S = np.array(P) * np.where(np.array(lab) == 0, -1.0, 1.0)[:, None]
+        # max s  s.t.  ⟨h, a⟩ >= s (label 1), ⟨h, b⟩ <= −s (label 2), ‖h‖_∞ <= 1
+        A_ub = np.hstack([S, np.ones((len(P), 1))])
+        res = linprog(np.append(np.zeros(d), -1.0), A_ub=A_ub, b_ub=np.zeros(len(P)),
+                      bounds=[(-1, 1)] * d + [(None, 1)], method="highs")
+        if res.status == 0 and res.x[-1] > 1e-10:
+            h = res.x[:d] / np.linalg.norm(res.x[:d])
+        else:  # strict separation below double precision: keep the last separator
+            n_degenerate += 1
+        min_margin = min(min_margin, float(res.x[-1]) if res.status == 0 else 0.0)
+        C = rng.standard_normal((n_candidates, d))
+        C -= np.outer(C @ h, h)
+        C /= np.linalg.norm(C, axis=1, keepdims=True)
+        dist = np.sqrt(np.maximum(2 - 2 * C @ np.array(P).T, 0)).min(axis=1)
+        ok = np.flatnonzero(dist >= eps)
+        c = ok[0] if ok.size else int(np.argmax(dist))
+        min_sep = min(min_sep, float(dist[c]))
+        P.append(C[c])
+        lab.append(int(rng.integers(2)))
+    return np.array(P), np.array(lab), eps, min_sep, min_margin, n_degenerate
+
+
+def _dist_to_hull(x, V):
+    big = 1e3
+    A = np.vstack([V.T, big * np.ones(len(V))])
+    lam, res = nnls(A, np.append(x, big))
+    return float(np.linalg.norm(V.T @ lam - x))
+
+
+def run_appendix_f(T: int, d: int, seed=None):
+    """Run Theorem 8's learner on the Appendix F stream.
+
+    The loss of a mistake is the distance to the convex hull of the predicted label's points
+    (the final regions ``R_i = conv``, Section 2.1).
+    """
+    rng = as_generator(seed)
+    P, lab, eps, min_sep, min_margin, n_deg = appendix_f_stream(T, d, rng)
+    learner = HyperplaneLearner(d, seed=rng)
+    loss = np.zeros(T)
+    for t in range(T):
+        y = 1 if lab[t] == 0 else 2
+        a = learner.assess(P[t])
+        if a["label"] != y:
+            loss[t] = _dist_to_hull(P[t], P[lab == (a["label"] - 1)])
+        learner.learn(P[t], y, a["label"])
+    return {"cumloss": np.cumsum(loss), "eps": eps, "min_sep": min_sep, "min_margin": min_margin,
+            "n_degenerate": n_deg}
+
+
+def time_rounds(ds, n_rounds: int, seed=None, width_method="cone") -> pd.DataFrame:
+    """Median wall time of one round (assess + learn) of Theorem 8's learner against ``d``."""
+    rng = as_generator(seed)
+    rows = []
+    for d in ds:
+        w, Q = boundary_stream(n_rounds, d, rng)
+        L = HyperplaneLearner(d, width_method=width_method, seed=rng)
+        ts = []
+        for q in Q:
+            t0 = time.perf_counter()
+            a = L.assess(q)
+            L.learn(q, 1 if q @ w >= 0 else 2, a["label"])
+            ts.append(time.perf_counter() - t0)
+        rows.append({"d": d, "method": width_method, "median_ms": 1e3 * float(np.median(ts)),
+                     "mean_ms": 1e3 * float(np.mean(ts))})
+    return pd.DataFrame(rows)
+
+
+def sampler_check(n_polys: int, n: int, seed=None) -> pd.DataFrame:
+    """Monte Carlo ``Area(B_2 ∩ cuts)`` against the exact area on random cut sets."""
+    from mlgeom.multiscale.contextual_search import ball_fraction, disk_polygon_area
+
+    rng = as_generator(seed)
+    rows = []
+    for _ in range(n_polys):
+        m = int(rng.integers(1, 6))
+        A = rng.standard_normal((m, 2))
+        b = rng.uniform(-0.3, 0.8, size=m)
+        exact, _ = disk_polygon_area(A, b)
+        f, se = ball_fraction(A, b, n, rng)
+        rows.append({"cuts": m, "exact": exact, "estimate": math.pi * f, "stderr": math.pi * se})
+    df = pd.DataFrame(rows)
+    df["z"] = (df["estimate"] - df["exact"]) / np.maximum(df["stderr"], 1e-12)
+    return df
+
+
+def separated_centres(d: int, p: float, Delta: float, seed=None, k: int = 2) -> np.ndarray:
+    """Draw ``k`` centres of ``B_d`` (norm <= 1/2), pairwise ``‖x_i − x_j‖_p >= Δ``."""
+    k = check_positive_int(k, "k", minimum=2)
+    rng = as_generator(seed)
+    for _ in range(10_000):
+        X = np.array([unit(rng, d) * 0.5 * rng.random() ** (1 / d) for _ in range(k)])
+        gaps = np.sum(np.abs(X[:, None, :] - X[None, :, :]) ** p, axis=2) ** (1 / p)
+        if gaps[np.triu_indices(k, 1)].min() >= Delta:
+            return X
+    raise RuntimeError(f"no {k} centres with pairwise L^{p} separation {Delta} found")
+
+
+def run_multiscale(T: int, d: int, p: float, Delta: float, *, seed=None, printed=False,
+                   n_scales: int = 6) -> dict:
+    """Algorithm 2 on a ``k = 2`` stream near the ``L^p`` bisector of ``Δ``-separated centres.
+
+    Queries: a uniform point of the segment's orthogonal direction through the midpoint, pushed
+    off by ``±0.1 t^{-1/2}`` along ``x_1 − x_2``, kept in ``B_d``. Returns the cumulative
+    ``L^p`` loss, the scale used each round (0: none qualified), the Claim 29 slack of the true
+    centres and the number of active coordinates per scale.
+    """
+    from mlgeom.multiscale.learner import MultiscaleLearner
+
+    rng = as_generator(seed)
+    X = separated_centres(d, p, Delta, rng)
+    learner = MultiscaleLearner(d, p, n_scales=n_scales, printed=printed, seed=rng)
+    n = (X[0] - X[1]) / np.linalg.norm(X[0] - X[1])
+    loss, scales = np.zeros(T), np.zeros(T, dtype=int)
+    for t in range(T):
+        o = _orth(rng, n)
+        q = (X[0] + X[1]) / 2 + rng.uniform(-0.5, 0.5) * o + rng.choice([-1, 1]) * 0.1 * (
+            t + 1) ** -0.5 * n
+        q /= max(1.0, np.linalg.norm(q))
+        r = int(np.argmin(similarity(q, X, "lp", p)))
+        guess, i = learner.step(q, r + 1)
+        loss[t] = nn_loss(q, X, guess - 1, "lp", p)
+        scales[t] = 0 if i is None else i
+    return {"cumloss": np.cumsum(loss), "scales": scales,
+            "claim29_slack": learner.centre_slack(X[0], X[1]),
+            "active": {i: len(S.col) for i, S in learner.S.items()}}
+
+
+def run_multiscale_multiclass(T: int, k: int, d: int, p: float, Delta: float, *, seed=None,
+                              n_scales: int = 6) -> dict:
+    """Theorem 13's learner (Algorithm 2 per pair inside Theorem 11) on ``k`` separated centres.
+
+    Centres from :func:`separated_centres`; query ``t`` is drawn as in :func:`run_multiscale`
+    around the midpoint of a random pair (pushed off by ``±0.1 t^{-1/2}`` along ``x_i − x_j``).
+    Returns the cumulative ``L^p`` loss, the scale of each update (0: no update), the rounds
+    with infeasible ``Mv >= 0``, the smallest ``min(Mv)`` and ``min(M + Mᵀ)``, rounds where a
+    pair had no scale, and the Claim 29 slack of each pair's true centres.
+    """
+    from mlgeom.multiscale.learner import MultiscaleMulticlassLearner
+
+    rng = as_generator(seed)
+    X = separated_centres(d, p, Delta, rng, k=k)
+    learner = MultiscaleMulticlassLearner(k, d, p, Delta, n_scales=n_scales, seed=rng)
+    loss = np.zeros(T)
+    for t in range(T):
+        a, b = rng.choice(k, size=2, replace=False)
+        n = (X[a] - X[b]) / np.linalg.norm(X[a] - X[b])
+        q = (X[a] + X[b]) / 2 + rng.uniform(-0.5, 0.5) * _orth(rng, n) + rng.choice(
+            [-1, 1]) * 0.1 * (t + 1) ** -0.5 * n
+        q /= max(1.0, np.linalg.norm(q))
+        r = int(np.argmin(similarity(q, X, "lp", p)))
+        guess, _ = learner.step(q, r)
+        loss[t] = nn_loss(q, X, guess, "lp", p)
+    return {"cumloss": np.cumsum(loss), "scales": np.array(learner.scales_used),
+            "infeasible": learner.n_infeasible, "min_Mv": float(np.min(learner.min_Mv)),
+            "min_sym": float(np.min(learner.min_sym)), "no_scale": learner.no_scale_rounds,
+            "updates": learner.n_updates, "Delta": Delta,
+            "claim29_slack": min(learner.sub[(i, j)].centre_slack(X[i], X[j])
+                                 for i, j in learner.pairs)}

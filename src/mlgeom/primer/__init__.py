@@ -1,0 +1,82 @@
+"""Chapter *A geometry primer* (Phillips, "Geometry of machine learning" slides).
+
+``from mlgeom import primer as P`` gives the notebook everything it uses, by slide:
+
+=======================================  ======================================================
+slides                                   module
+=======================================  ======================================================
+"Loss Functions"                         :mod:`mlgeom.algorithms.margin_losses`
+"Perceptron Algorithm", max margin       :mod:`mlgeom.algorithms.perceptrons`
+"Polytope Distance" (Gilbert)            :mod:`.polytope_distance`
+"Kernels", kernel density estimates      :mod:`mlgeom.algorithms.kernels`
+"Kernel Perceptron Algorithm"            :mod:`.kernel_perceptrons`
+"Sketched Kernel SVM" (random features)  :mod:`mlgeom.algorithms.random_features`
+polynomial regression, model selection   :mod:`.regression`
+ε-samples and ε-nets (halfplanes)        :mod:`.range_spaces`
+priority sampling, partition of unity    :mod:`mlgeom.algorithms.sampling`
+the chapter's experiments                :mod:`.experiments`
+=======================================  ======================================================
+"""
+
+from mlgeom._lazy import attach
+
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    {
+        "mlgeom.algorithms.kernels": ["KERNELS", "kde", "kde_sup_error", "kernel_matrix"],
+        "mlgeom.algorithms.margin_losses": [
+            "MARGIN_LOSSES",
+            "exponential",
+            "hinge",
+            "logistic",
+            "margin_loss",
+            "margins",
+            "squared",
+            "zero_one",
+        ],
+        "mlgeom.algorithms.perceptrons": [
+            "DEFAULT_MAX_UPDATES",
+            "MaxMarginPerceptronResult",
+            "PerceptronResult",
+            "margin",
+            "max_margin_perceptron",
+            "perceptron",
+            "planted_margin_data",
+        ],
+        "mlgeom.algorithms.random_features": [
+            "RandomFourierFeatures",
+            "random_fourier_features",
+            "rff_sup_error",
+        ],
+        "mlgeom.algorithms.sampling": [
+            "PrioritySample",
+            "cumulative_weights",
+            "priority_estimate_from_tau",
+            "priority_sample",
+            "select_by_cumulative",
+            "weighted_sample",
+        ],
+        "experiments": [
+            "GilbertSweep",
+            "gilbert_sweep",
+            "halfplane_sample_sweep",
+            "kde_error_sweep",
+            "kernel_perceptron_table",
+            "max_margin_perceptron_sweep",
+            "mistake_bound_sweep",
+            "planar_benchmarks",
+            "plot_decision_regions",
+            "rff_error_sweep",
+        ],
+        "kernel_perceptrons": ["RULES", "KernelPerceptron", "kernel_perceptron", "rkhs_margin"],
+        "polytope_distance": [
+            "GilbertResult",
+            "QPResult",
+            "class_polytopes",
+            "gilbert",
+            "polytope_distance_qp",
+        ],
+        "range_spaces": ["EXACT_MAX_POINTS", "halfplane_discrepancy", "halfplane_net_gap"],
+        "regression": ["polynomial_cv", "polynomial_fit", "polynomial_sse"],
+    },
+)

@@ -1,0 +1,88 @@
+"""The book's own Sphinx extensions: the run-times page and the page-asset fixes."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "book" / "_ext" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(**overrides):
+    run = {
+        "wall_time_s": 12.5,
+        "peak_rss_mb": 300.0,
+        "date": "2026-11-21T10:00:00Z",
+        "commit": "abc",
+        "machine": "x86_64, 2 cores",
+    }
+    run.update(overrides)
+    return run
+
+
+def test_run_report_is_read(tmp_path):
+    ext = _load("claims_status")
+    path = tmp_path / "run-report.json"
+    path.write_text(json.dumps({"book": {"nb": _run()}}))
+    assert ext.load_run_report(path)["book"]["nb"]["wall_time_s"] == 12.5
+
+
+@pytest.mark.parametrize(
+    "report, match",
+    [
+        ([], "not a run report"),
+        ({"book": []}, "profile 'book'"),
+        ({"book": {"nb": {"wall_time_s": 1.0}}}, r"book/nb: misses \['peak_rss_mb'"),
+    ],
+)
+def test_run_report_rejects_malformed_files(tmp_path, report, match):
+    ext = _load("claims_status")
+    path = tmp_path / "run-report.json"
+    path.write_text(json.dumps(report))
+    with pytest.raises(ValueError, match=match):
+        ext.load_run_report(path)
+
+
+def test_committed_run_report_covers_every_chapter_at_the_book_profile():
+    ext = _load("claims_status")
+    report = ext.load_run_report(ROOT / "data" / "results" / "run-report.json")
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    chapters = [
+        Path(c["file"]).name
+        for part in toc["parts"]
+        for c in part.get("chapters", [])
+        if c["file"].startswith("notebooks/")
+    ]
+    assert chapters
+    missing = [c for c in chapters if c not in report["book"]]
+    assert not missing, f"no book-profile run recorded for {missing}: run make reproduce NB=..."
+    for name in chapters:
+        assert report["book"][name]["wall_time_s"] < 8 * 60, f"{name} exceeds the 8-minute budget"
+
+
+class _Script:
+    def __init__(self, filename, **attributes):
+        self.filename = filename
+        self.attributes = attributes
+
+
+def test_duplicate_inline_scripts_are_dropped_in_place():
+    ext = _load("page_assets")
+    a = _Script(None, body="const X = 1")
+    b = _Script("", body="const X = 1")  # the duplicate jupyter-book adds (filename "")
+    c = _Script("_static/x.js")
+    d = _Script(None, body="const Y = 2")
+    scripts = [a, c, b, d]
+    context = {"script_files": scripts}
+    ext.dedupe_scripts(None, "page", "page.html", context, None)
+    assert context["script_files"] is scripts  # later handlers append to this same list
+    assert scripts == [a, c, d]

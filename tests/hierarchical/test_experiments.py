@@ -1,0 +1,280 @@
+"""Tests of mlgeom.hierarchical.experiments: paper data, drivers, primal H-RLS, the protocol."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from mlgeom.hierarchical import experiments as ex
+from mlgeom.hierarchical.label_model import HierarchicalLabelModel
+from mlgeom.hierarchical.losses import h_loss, sibling_costs, zero_one_loss
+from mlgeom.hierarchical.taxonomy import Taxonomy
+
+G_SMALL = Taxonomy([-1, 0, 0, 1, -1, 4])
+
+
+# ------------------------------------------------------------------------------- paper data
+def test_paper_tables_are_the_printed_numbers():
+    t1 = ex.PAPER_TABLE1["RCV1"]
+    assert list(t1.index) == list(ex.ALGORITHMS)
+    assert t1.loc["SH-RLS", ("uniform H-loss", "mean")] == 0.743
+    assert t1.loc["PERC", ("Δ-loss", "std")] == 0.182
+    assert ex.PAPER_TABLE1["OHSUMED"].loc["H-SVM", ("zero-one", "mean")] == 0.759
+    t2 = ex.PAPER_TABLE2["RCV1"].set_index(["algorithm", "depth", "kind"])
+    assert t2.loc[("SH-RLS", 1, "FN"), "mean"] == 8135
+    assert t2.loc[("H-PERC", 3, "FP"), "std"] == 314
+    assert ex.PAPER_TABLE2["OHSUMED"]["depth"].max() == 4
+    with pytest.raises(ValueError, match="RCV1"):
+        ex.paper_table1("Reuters")
+    with pytest.raises(ValueError, match="OHSUMED"):
+        ex.paper_table2("x")
+
+
+# ------------------------------------------------------------------------------- Section 3
+def test_definition_checks():
+    worked, counts = ex.hloss_definition_checks(300, seed=0)
+    row = worked.loc["Figure 2: (b) = truncation of (a) vs (c)"]
+    assert (row["H-loss"], row["zero-one"], row["Δ-loss"]) == (3.0, 1.0, 4.0)
+    assert not worked.loc["Figure 2: (a) vs (c)", "ŷ respects G"]
+    assert worked["v respects G"].all()
+    assert counts["ordering violations"] == 0 and counts["Lemma 1 violations"] == 0
+    assert counts["truncation strictly lowers H-loss"] > 0  # the lemma is not vacuous
+    again, counts2 = ex.hloss_definition_checks(300, seed=0)
+    pd.testing.assert_frame_equal(worked, again)
+    assert counts == counts2
+
+
+def test_rcv1_like_forest():
+    G = ex.rcv1_like_forest()
+    assert G.n_nodes == 24 and len(G.roots) == 4 and G.max_depth == 3
+    assert np.bincount(G.depth).tolist() == [4, 12, 7, 1]
+
+
+# ------------------------------------------------------------------------------- instances
+def test_instance_generators():
+    G = ex.rcv1_like_forest()
+    m = ex.random_model(G, 5, seed=0)
+    X = ex.sphere_instances(m, 500, 0.03, seed=1)
+    np.testing.assert_allclose(np.linalg.norm(X, axis=1), 1.0)
+    assert np.abs(X @ m.U.T).min() >= 0.03
+    np.testing.assert_array_equal(X, ex.sphere_instances(m, 500, 0.03, seed=1))
+    with pytest.raises(ValueError, match="lower gamma"):
+        ex.sphere_instances(m, 10, 0.9, seed=0, max_draws=5000)
+    mo = ex.orthonormal_model(G, 30, seed=2)
+    np.testing.assert_allclose(mo.U @ mo.U.T, np.eye(24), atol=1e-12)
+    Xo = ex.margin_floor_instances(mo, 200, 0.05, seed=3)
+    np.testing.assert_allclose(np.linalg.norm(Xo, axis=1), 1.0)
+    marg = np.abs(Xo @ mo.U.T)
+    assert marg.min() >= 0.05 - 1e-12 and marg.max() <= 1 / np.sqrt(24) + 1e-12
+    with pytest.raises(ValueError, match="orthonormal"):
+        ex.margin_floor_instances(m, 10, 0.05, seed=0)
+    with pytest.raises(ValueError, match="d must be an integer >= 24"):
+        ex.orthonormal_model(G, 10, seed=0)
+
+
+# ------------------------------------------------------------------------------- H-RLS primal
+def _hrls_loop(G, X, V):
+    """Figure 3 / eq. (1) literally: solve the d×d system at every node and round."""
+    T, d = X.shape
+    stored = [[] for _ in range(G.n_nodes)]
+    margins = np.zeros((T, G.n_nodes))
+    preds = np.zeros((T, G.n_nodes), bool)
+    for t in range(T):
+        x = X[t]
+        for i in range(G.n_nodes):
+            S = np.array([X[s] for s in stored[i]]).reshape(-1, d).T
+            y = np.array([2.0 * V[s, i] - 1 for s in stored[i]])
+            A = np.eye(d) + S @ S.T + np.outer(x, x)
+            w = np.linalg.solve(A, S @ y) if stored[i] else np.zeros(d)
+            margins[t, i] = w @ x
+        for i in G.order:
+            p = G.parent[i]
+            preds[t, i] = margins[t, i] >= 0 and (p < 0 or preds[t, p])
+        for i in range(G.n_nodes):
+            p = G.parent[i]
+            if p < 0 or V[t, p]:
+                stored[i].append(t)
+    return margins, preds, [len(s) for s in stored]
+
+
+def test_hrls_primal_equals_loop_reference_and_dual_learner():
+    rng = np.random.default_rng(0)
+    U = rng.standard_normal((6, 4))
+    model = HierarchicalLabelModel(G_SMALL, U / np.linalg.norm(U, axis=1, keepdims=True))
+    X = ex.sphere_instances(model, 40, 0.01, seed=1)
+    V = model.sample(X, 2)
+    run = ex.hrls_primal(G_SMALL, X, V)
+    margins, preds, n = _hrls_loop(G_SMALL, X, V)
+    np.testing.assert_allclose(run.margins, margins, atol=1e-10)
+    np.testing.assert_array_equal(run.predictions, preds)
+    assert run.n_stored.tolist() == n
+    # log det(I + S Sᵀ) accumulated by the matrix determinant lemma
+    for i in range(G_SMALL.n_nodes):
+        p = G_SMALL.parent[i]
+        rows = np.arange(40) if p < 0 else np.flatnonzero(V[:, p])
+        S = X[rows]
+        assert run.log_det[-1, i] == pytest.approx(np.linalg.slogdet(np.eye(4) + S.T @ S)[1])
+    from mlgeom.hierarchical.learners import make_learner
+
+    learner = make_learner("H-RLS", G_SMALL)
+    np.testing.assert_array_equal(learner.run_online(X, V), run.predictions)
+    np.testing.assert_array_equal(learner.n_stored, run.n_stored)
+    with pytest.raises(ValueError, match="rows"):
+        ex.hrls_primal(G_SMALL, X[:5], V)
+
+
+# ------------------------------------------------------------------------------- Theorem 2
+def test_theorem2_experiment_small(monkeypatch):
+    G = ex.rcv1_like_forest()
+    model = ex.random_model(G, 4, seed=3)
+    X = ex.sphere_instances(model, 400, 0.05, seed=4)
+    monkeypatch.setenv("MLGEOM_N_JOBS", "1")
+    res = ex.theorem2_experiment(model, X, reps=3, seed=5, checkpoints=[10, 100, 400])
+    assert res.curve.index.tolist() == [10, 100, 400]
+    assert res.eq10_worst <= 1e-12  # eq. (10) holds round by round
+    c = res.curve
+    assert np.all(c["regret"] <= c["eq. (10)"] + 1e-9)
+    assert np.all(c["eq. (10)"] <= c["Theorem 2 bound"])
+    assert np.all(c["Theorem 2 bound"] <= c["eq. (7) bound"] * (1 + 1e-9))
+    assert c["regret"].iloc[-1] == pytest.approx(res.rounds.sum())
+    pn = res.per_node
+    assert pn["regret share"].sum() == pytest.approx(c["regret"].iloc[-1])
+    np.testing.assert_allclose(pn.loc[list(G.roots), "E Q(i,T)"], 400)
+    np.testing.assert_allclose(pn.loc[list(G.roots), "mean Q(i,T)"], 400)
+    # same seed -> same numbers, whichever backend
+    monkeypatch.setenv("MLGEOM_N_JOBS", "2")
+    res2 = ex.theorem2_experiment(model, X, reps=3, seed=5, checkpoints=[10, 100, 400])
+    pd.testing.assert_frame_equal(res.curve, res2.curve)
+    with pytest.raises(ValueError, match="checkpoints"):
+        ex.theorem2_experiment(model, X, reps=1, seed=0, checkpoints=[0, 10])
+
+
+# ------------------------------------------------------------------------------- protocol
+def _toy_corpus(n=240, d=60, seed=0):
+    from mlgeom.hierarchical.corpus import HierarchicalCorpus
+
+    rng = np.random.default_rng(seed)
+    U = rng.standard_normal((G_SMALL.n_nodes, d))
+    model = HierarchicalLabelModel(G_SMALL, U / np.linalg.norm(U, axis=1, keepdims=True))
+    X = sp.random(n, d, density=0.2, random_state=seed, format="csr")
+    X.data = rng.standard_normal(X.nnz)
+    X = sp.csr_matrix(X.multiply(1 / np.sqrt(X.multiply(X).sum(axis=1))))
+    V = model.sample(X, seed)
+    return HierarchicalCorpus(X, sp.csr_matrix(V.astype(np.int8)), G_SMALL, "toy", np.arange(n))
+
+
+def test_run_protocol_tables(monkeypatch):
+    monkeypatch.setenv("MLGEOM_N_JOBS", "1")
+    corpus = _toy_corpus()
+    idx = np.arange(corpus.n_docs)
+    splits = [(idx[:120], idx[120:]), (idx[120:], idx[:120])]
+    algs = ("PERC", "H-PERC", "S-RLS", "SH-RLS")
+    res = ex.run_protocol(
+        corpus, splits, algorithms=algs, cost_sets={"sibling": sibling_costs(G_SMALL)}
+    )
+    assert len(res.runs) == 8 and set(res.runs["algorithm"]) == set(algs)
+    assert res.runs.loc[res.runs.algorithm.isin(["H-PERC", "SH-RLS"]), "respects G"].eq(1).all()
+    # the losses are those of the learner's own predictions
+    from mlgeom.hierarchical.learners import make_learner
+
+    L = make_learner("SH-RLS", G_SMALL).partial_fit(corpus.X[:120], corpus.V[:120])
+    P = L.predict(corpus.X[120:])
+    row = res.runs.query("algorithm == 'SH-RLS' and split == 0").iloc[0]
+    assert row["uniform H-loss"] == pytest.approx(h_loss(P, corpus.V[120:], G_SMALL).mean())
+    assert row["zero-one"] == pytest.approx(zero_one_loss(P, corpus.V[120:]).mean())
+    assert row["sibling"] <= row["uniform H-loss"]
+    # Table 2 counts add up to the uniform H-loss for hierarchical learners
+    dd = res.depth.query("algorithm == 'SH-RLS' and split == 0")["count"].sum()
+    assert dd == pytest.approx(row["uniform H-loss"] * row["n_test"])
+    t1 = ex.table1(res, "RCV1")
+    assert t1.loc["SH-RLS", ("uniform H-loss", "paper")] == 0.743
+    assert t1.loc["PERC", ("zero-one", "mean")] == pytest.approx(
+        res.runs.query("algorithm == 'PERC'")["zero-one"].mean()
+    )
+    t2 = ex.table2(res, "RCV1", per_docs=1000)
+    assert t2.index.get_level_values("kind")[:2].tolist() == ["FP", "FN"]
+    assert t2.loc[(1, "FN"), ("SH-RLS", "paper")] == pytest.approx(8135 / 20)
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        ex.run_protocol(corpus, splits, algorithms=("SVM-X",))
+    with pytest.raises(ValueError, match="splits"):
+        ex.run_protocol(corpus, [], algorithms=algs)
+
+
+def test_work_counts_hierarchical_is_cheaper():
+    corpus = _toy_corpus(300)
+    w_h = ex.work_counts("SH-RLS", G_SMALL, corpus.X, corpus.V)
+    w_f = ex.work_counts("S-RLS", G_SMALL, corpus.X, corpus.V)
+    assert w_h["n"] == w_f["n"] == 300
+    assert w_h["total"] < w_f["total"] and w_h["stored"] <= w_f["stored"]
+    assert w_h["total"] == pytest.approx(
+        w_h["predict"] + w_h["margin"] + w_h["insert"] + w_h["update"]
+    )
+    p_h = ex.work_counts("H-PERC", G_SMALL, corpus.X, corpus.V)
+    assert p_h["insert"] == 0 and p_h["update"] > 0
+    tab = ex.cost_table(G_SMALL, corpus.X, corpus.V, [100, 300], algorithms=("SH-RLS",), n_jobs=1)
+    assert tab["n"].tolist() == [100, 300]
+    assert tab["total"].iloc[1] == pytest.approx(w_h["total"])
+
+
+def test_profile_distance_cost_ranking_and_figure4(monkeypatch):
+    monkeypatch.setenv("MLGEOM_N_JOBS", "1")
+    corpus = _toy_corpus()
+    idx = np.arange(corpus.n_docs)
+    splits = [(idx[:120], idx[120:]), (idx[120:], idx[:120])]
+    res = ex.run_protocol(
+        corpus,
+        splits,
+        algorithms=("H-PERC", "SH-RLS", "PERC"),
+        cost_sets={"sibling": sibling_costs(G_SMALL)},
+    )
+    t2 = ex.table2(res)
+    assert ex.profile_distance(t2, "SH-RLS", "SH-RLS") == 0.0
+    d = ex.profile_distance(t2, "SH-RLS", "H-PERC")
+    assert 0.0 <= d <= 1.0 and d == pytest.approx(ex.profile_distance(t2, "H-PERC", "SH-RLS"))
+    # the paper's own Table 2: SH-RLS is closer to H-SVM than H-PERC is (Figure 4's reading)
+    paper = ex.table2(res, "RCV1")
+    assert ex.profile_distance(paper, "SH-RLS", "SH-RLS", "paper") == 0.0
+    rk = ex.cost_ranking(res, ["uniform H-loss", "sibling"])
+    assert list(rk.index) == ["PERC", "H-PERC", "SH-RLS"]
+    assert rk["uniform H-loss rank"].min() == 1
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2)
+    ex.plot_figure4(axes, t2, paper=False)
+    plt.close(fig)
+
+
+def test_paper_table2_profiles_support_figure4_reading():
+    rows = []
+    for ds in ("RCV1", "OHSUMED"):
+        p = ex.PAPER_TABLE2[ds].pivot_table(
+            index=["depth", "kind"], columns="algorithm", values="mean"
+        )
+        p.columns = pd.MultiIndex.from_product([p.columns, ["paper"]])
+        rows.append(
+            ex.profile_distance(p, "SH-RLS", "H-SVM", "paper")
+            < ex.profile_distance(p, "H-PERC", "H-SVM", "paper")
+        )
+    assert all(rows)
+
+
+def test_table1_claims_on_the_papers_own_table_all_hold():
+    from mlgeom.book import claims as C
+    from mlgeom.hierarchical import experiments as hx
+
+    record = C.ClaimsRecord("hier-test", "book")
+    t1 = hx.PAPER_TABLE1["RCV1"].copy()
+    t1.attrs["label"] = "the paper's RCV1 table"
+    hx.record_table1_claims(record, "paper", t1, "RCV1", "hier-table1", "n/a")
+    assert len(record) == 6 + 6 * 3
+    assert all(c.holds and c.note is None for c in record.claims)
+    worse = t1.copy()
+    worse[("uniform H-loss", "mean")] *= 2.0
+    hx.record_table1_claims(record, "worse", worse, "RCV1", "hier-table1", "doubled")
+    bad = record["hier.t1.worse.h-svm.h"]
+    assert not bad.holds and bad.note == "2.00 times the paper's value; doubled"

@@ -1,0 +1,200 @@
+"""Tests of the Guruganesh et al. (2021) modules: kernel maps, contextual search, learners."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mlgeom.algorithms.multiclass_perceptron import MulticlassPerceptron
+from mlgeom.multiscale import kernel_maps as km
+from mlgeom.multiscale.contextual_search import BallKnowledgeSet, ball_fraction, disk_polygon_area
+from mlgeom.multiscale.losses import nn_loss
+from mlgeom.multiscale.partition_learners import (
+    HyperplaneLearner,
+    MulticlassLearner,
+    cone_extent,
+    lemma32_distribution,
+)
+
+
+def test_even_maps_against_binomial_loop():
+    rng = np.random.default_rng(0)
+    for p in (2, 4, 6):
+        y, z = rng.uniform(-0.5, 0.5, 3), rng.uniform(-0.5, 0.5, 3)
+        ref = sum(
+            sum(math.comb(p, k) * (yj / p) ** k * (-zj / p) ** (p - k) for k in range(p + 1))
+            for yj, zj in zip(y, z, strict=True)
+        ) / (p * 3)
+        assert km.G_even(y, p) @ km.H_even(z, p) == pytest.approx(ref, rel=1e-10)
+    # printed F equals the corrected F at p = 2 only
+    assert np.allclose(km.F_even(0.3, 2, printed=True), km.F_even(0.3, 2))
+    assert not np.allclose(km.F_even(0.3, 4, printed=True), km.F_even(0.3, 4))
+
+
+def test_T_Q_inner_product_formula():
+    x, q = np.array([0.3, -0.2]), np.array([0.1, 0.5])
+    assert km.T_map(x) @ km.Q_map(q) == pytest.approx((2 * q @ x - x @ x) / math.sqrt(10))
+
+
+def test_multiscale_sparse_matches_dense_and_lemma_e2():
+    y, z = np.array([0.3, -0.4]), np.array([-0.2137, 0.1234])
+    h = km.H_i(z, 1, 3.5)
+    assert h.indices.size == km.p_prime(3.5) * 2
+    assert km.sparse_dot(y, h, 1, 3.5) == pytest.approx(km.G_i(y, 1, 3.5) @ h.to_dense())
+    assert km.lemma_e2_error_exact(y, z, 1, 3.5) <= km.lemma_e2_bound(1, 2, 3.5)
+    assert km.lemma_e2_error_exact(y, z, 1, 3.5, printed=True) > km.lemma_e2_bound(1, 2, 3.5)
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="even integer"):
+        km.G_even([0.1], 3)
+    with pytest.raises(ValueError, match="p must be"):
+        km.D_map(0.1, 0.5)
+    with pytest.raises(ValueError, match="ball"):
+        km.T_map([1.0, 1.0])
+    with pytest.raises(ValueError, match="k must be"):
+        MulticlassLearner(1, 2)
+
+
+def test_lp_width_against_vertex_enumeration_d2():
+    A, b = np.array([[1.0, 1.0], [-1.0, 0.2]]), np.array([0.0, 0.0])
+    K = BallKnowledgeSet(2, ball_tol=1e-9, seed=0)
+    for a, bb in zip(A, b, strict=True):
+        K.cut(a, bb)
+    q = np.array([0.6, -0.8])
+    th = np.linspace(0, 2 * np.pi, 200001)
+    P = np.c_[np.cos(th), np.sin(th)]
+    P = np.vstack([P[np.all(P @ A.T <= 1e-12, axis=1)], [[0.0, 0.0]]])
+    lo, hi = K.extent(q)
+    assert hi == pytest.approx((P @ q).max(), abs=1e-6)
+    assert lo == pytest.approx((P @ q).min(), abs=1e-6)
+    assert cone_extent(A, q) == pytest.approx((lo, hi), abs=1e-6)
+
+
+def test_sampler_area_against_exact():
+    A, b = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([0.0, 0.0])
+    area, perim = disk_polygon_area(A, b)
+    assert area == pytest.approx(math.pi / 4)
+    assert perim == pytest.approx(2 + math.pi / 2)
+    f, se = ball_fraction(A, b, 40000, seed=1)
+    assert abs(math.pi * f - area) < 4 * math.pi * se
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 6), st.integers(0, 10_000))
+def test_lemma32_always_feasible(n, s):
+    rng = np.random.default_rng(s)
+    B = rng.normal(size=(n, n))
+    M = B - B.T + np.abs(rng.normal(size=(n, n)))  # M + Mᵀ >= 0
+    v, ok, t = lemma32_distribution(M)
+    assert ok and v.min() >= 0 and v.sum() == pytest.approx(1)
+
+
+def test_no_update_on_correct_rounds_and_determinism():
+    rng = np.random.default_rng(3)
+    w = rng.normal(size=4)
+    runs = []
+    for _ in range(2):
+        L = HyperplaneLearner(4, seed=7)
+        preds = []
+        for q in np.random.default_rng(5).normal(size=(100, 4)):
+            y = 1 if q @ w >= 0 else 2
+            p = L.predict(q)
+            n_cuts = len(L.cs.K.b)
+            L.learn(q, y, p)
+            assert (len(L.cs.K.b) > n_cuts) == (p != y)
+            preds.append(p)
+        runs.append(preds)
+    assert runs[0] == runs[1]
+
+
+def test_crammer_singer_update_and_loss():
+    mp = MulticlassPerceptron(3, 2)
+    mp.learn(np.array([1.0, 0.0]), 2)
+    assert np.allclose(mp.W, [[-1, 0], [0, 0], [1, 0]])
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    assert nn_loss(np.array([0.5, 0.2]), X, 1) == pytest.approx(0.3)
+
+
+def test_multiscale_width_against_box_formula_and_cut():
+    from mlgeom.multiscale.learner import MultiscaleLearner, ScaleSet
+
+    S = ScaleSet(16, 1, np.random.default_rng(0))
+    idx, vals = np.array([3, 7]), np.array([1.0, -2.0])
+    assert S.width(idx, vals) == pytest.approx(6.0)  # box: 2·Σ|v|
+    S.cut(idx, vals, 0.5)  # x3 − 2 x7 <= 0.5 → max = 0.5, min = −3
+    assert S.width(idx, vals) == pytest.approx(3.5)
+    assert np.all(S.X[:, :2] @ vals <= 0.5 + 1e-12)
+    L = MultiscaleLearner(2, 3.0, n_scales=2, seed=0)
+    with pytest.raises(ValueError, match="true_label"):
+        L.step(np.array([0.1, 0.1]), 3)
+    runs = []
+    for _ in range(2):
+        L = MultiscaleLearner(2, 3.0, n_scales=2, seed=4)
+        runs.append([L.step(q, 1 if q[0] > 0 else 2)[0]
+                     for q in np.random.default_rng(1).uniform(-0.5, 0.5, (15, 2))])
+    assert runs[0] == runs[1]
+    assert L.centre_slack(np.array([0.3, 0.0]), np.array([-0.3, 0.0])) >= 0
+
+
+def test_scale_loss_bound_hand_computed():
+    from mlgeom.multiscale.learner import scale_loss_bound
+
+    assert scale_loss_bound(1, None, 2, 3.0, 0.3) == 2.0
+    # i = 2, w_1 = 0: 2^3 · 2·2·(3δ_1)^3 / 0.15^2 with δ_1 = 1/(100·4·4·2) = 1/3200
+    ref = 8 * 4 * (3 / 3200) ** 3 / 0.15**2
+    assert scale_loss_bound(2, 0.0, 2, 3.0, 0.3) == pytest.approx(ref)
+    assert scale_loss_bound(2, 1e3, 2, 3.0, 0.3) == 2.0  # capped by the diameter
+
+
+def test_multiscale_multiclass_first_round_by_hand():
+    from mlgeom.multiscale.learner import MultiscaleMulticlassLearner
+
+    # k = 2, empty knowledge sets: scale 1 qualifies, L = 2, D = 2 on the pair's wrong side,
+    # M = [[0, −1], [1, 0]] (or its transpose), so v is the point mass on the pair's guess.
+    L = MultiscaleMulticlassLearner(2, 2, 3.0, 0.3, n_scales=2, seed=0)
+    q = np.array([0.2, -0.1])
+    Lm, D, M, info = L.round_matrices(q)
+    assert info[(0, 1)]["scale"] == 1
+    assert np.allclose(Lm, [[0, 2], [2, 0]])
+    pred = info[(0, 1)]["label"] - 1
+    assert D[1 - pred, pred] == 2.0 and D[pred, 1 - pred] == 0.0
+    v, ok, t = lemma32_distribution(M)
+    assert ok and v[pred] == pytest.approx(1.0)
+
+
+def test_multiscale_multiclass_no_update_when_correct_feasible_and_deterministic():
+    from mlgeom.multiscale.experiments import separated_centres
+    from mlgeom.multiscale.learner import MultiscaleMulticlassLearner
+
+    X = separated_centres(2, 3.0, 0.3, seed=2, k=3)
+    Q = np.random.default_rng(6).uniform(-0.6, 0.6, (25, 2))
+    runs = []
+    for _ in range(2):
+        L = MultiscaleMulticlassLearner(3, 2, 3.0, 0.3, n_scales=3, seed=9)
+        guesses = []
+        for q in Q:
+            r = int(np.argmin(np.sum(np.abs(q - X) ** 3, axis=1)))
+            cuts = {pr: sum(len(S.b) for S in A.S.values()) for pr, A in L.sub.items()}
+            g, t = L.step(q, r)
+            after = {pr: sum(len(S.b) for S in A.S.values()) for pr, A in L.sub.items()}
+            changed = [pr for pr in cuts if after[pr] != cuts[pr]]
+            if g == r:
+                assert changed == []
+            else:
+                assert changed in ([], [(min(g, r), max(g, r))])
+            assert t >= -1e-9
+            guesses.append(g)
+        assert L.n_infeasible == 0 and min(L.min_sym) >= 0
+        runs.append(guesses)
+    assert runs[0] == runs[1]
+    for i, j in L.pairs:
+        assert L.sub[(i, j)].centre_slack(X[i], X[j]) >= 0
+    with pytest.raises(ValueError, match="true_label"):
+        L.step(Q[0], 3)
+    with pytest.raises(ValueError, match="k must be"):
+        MultiscaleMulticlassLearner(1, 2, 3.0, 0.3)
+    with pytest.raises(ValueError, match="Delta"):
+        MultiscaleMulticlassLearner(3, 2, 3.0, 0.0)

@@ -1,0 +1,88 @@
+"""The primer chapter's experiment drivers: same numbers as the direct calls, deterministic."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from mlgeom.algorithms import kernels
+from mlgeom.algorithms import perceptrons as perceptron
+from mlgeom.primer import experiments as primer
+from mlgeom.primer import polytope_distance
+from mlgeom.random import spawn
+
+
+def test_mistake_bound_sweep_matches_direct_calls():
+    table = primer.mistake_bound_sweep([0.2, 0.1], 100, 3, 2, seed=7)
+    assert list(table["gamma"]) == [0.2, 0.2, 0.1, 0.1]
+    gamma_rng = spawn(7, 2)[1]
+    X, y, _ = perceptron.planted_margin_data(100, 3, 0.1, seed=spawn(gamma_rng, 2)[0])
+    assert table["updates"].iloc[2] == perceptron.perceptron(X, y).n_updates + 1
+    assert (table["updates"] <= table["bound"]).all() and table["separates"].all()
+
+
+def test_sweeps_are_deterministic():
+    a = primer.mistake_bound_sweep([0.2], 50, 3, 3, seed=1)
+    b = primer.mistake_bound_sweep([0.2], 50, 3, 3, seed=1)
+    assert a.equals(b)
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    np.testing.assert_array_equal(
+        primer.rff_error_sweep(X, [8, 32], 2, seed=3), primer.rff_error_sweep(X, [8, 32], 2, seed=3)
+    )
+
+
+def test_gilbert_sweep_checks_the_guarantee_against_the_qp():
+    X, y, _ = perceptron.planted_margin_data(80, 3, 0.2, seed=2)
+    P, Q = polytope_distance.class_polytopes(X, y)
+    sweep = primer.gilbert_sweep(P, Q, [0.5, 0.2])
+    assert sweep.gamma == pytest.approx(polytope_distance.polytope_distance_qp(P, Q).distance)
+    assert list(sweep.table["steps"]) == [
+        int(np.ceil(1 / (e * sweep.gamma**2))) for e in (0.5, 0.2)
+    ]
+    assert sweep.longest.n_iter <= sweep.table["steps"].max()
+    assert (sweep.table["certificate"] <= sweep.gamma + 1e-7).all()
+
+
+def test_max_margin_sweep_reports_margins_below_the_optimum():
+    X, y, _ = perceptron.planted_margin_data(60, 3, 0.2, seed=4)
+    table = primer.max_margin_perceptron_sweep(X, y, [0.5, 0.1])
+    assert (table["margin"] <= table["gamma0"] + 1e-7).all()
+    assert (table["target"] == (1 - table.index.to_numpy()) * table["gamma0"]).all()
+
+
+def test_kernel_table_and_decision_plot():
+    data = primer.planar_benchmarks(40, seed=5)
+    assert set(data) == {"rings", "moons"}
+    Xtr, ytr, Xte, yte = data["rings"]
+    assert Xtr.shape == Xte.shape == (40, 2) and set(np.unique(ytr)) <= {-1.0, 1.0}
+    table, fits = primer.kernel_perceptron_table(
+        {"rings": data["rings"]}, {"laplace": {"kernel": "laplace"}}, max_updates=5000
+    )
+    row = table.loc[("rings", "laplace")]
+    assert row["converged"] and row["train_error"] == 0.0
+    assert row["updates"] <= row["bound"] + 1e-6  # Novikoff in the RKHS
+    fig, ax = plt.subplots()
+    primer.plot_decision_regions(ax, fits["rings", "laplace"], resolution=20)
+    assert ax.get_xlabel() == "$x_1$"
+    plt.close(fig)
+
+
+def test_kde_sweep_is_zero_for_the_whole_set_and_matches_a_direct_sample():
+    X = np.random.default_rng(1).normal(size=(200, 2))
+    q = np.random.default_rng(2).normal(size=(15, 2))
+    err = primer.kde_error_sweep(X, q, [50, 200], 2, seed=9)
+    assert err.shape == (2, 2) and np.allclose(err[1], 0.0, atol=1e-12)
+    g = spawn(spawn(9, 2)[0], 2)[0]
+    S = X[g.choice(200, 50, replace=False)]
+    assert err[0, 0] == pytest.approx(np.abs(kernels.kde(S, q) - kernels.kde(X, q)).max())
+
+
+def test_halfplane_sweep_shapes_and_ranges():
+    X = np.random.default_rng(3).normal(size=(300, 2))
+    dev, net = primer.halfplane_sample_sweep(X, [10, 300], 2, 64, seed=0)
+    assert dev.shape == net.shape == (2, 2)
+    assert np.all((0 <= dev) & (dev <= 1)) and np.all(net[1] == 0.0)  # S = X misses nothing
+
+
+def test_bad_inputs_reach_the_validating_functions():
+    with pytest.raises(ValueError, match="gamma"):
+        primer.mistake_bound_sweep([1.5], 10, 2, 1, seed=0)
