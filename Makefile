@@ -23,7 +23,7 @@ export OPENBLAS_CORETYPE ?= Haswell
 export NPY_DISABLE_CPU_FEATURES ?= X86_V4 AVX512_ICL AVX512_SPR
 endif
 
-.PHONY: help env book test lint unit nbval records strict-book browser reproduce bench lock clean
+.PHONY: help env book test lint unit nbval records strict-book browser reproduce run-times bench lock clean
 
 help:  ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -70,6 +70,9 @@ browser: strict-book  ## open every page in headless Chromium (skipped without i
 
 reproduce: $(STAMP)  ## re-execute notebooks (PROFILE=book|smoke|paper, NB=name) and rewrite outputs
 	$(BIN)/python -m mlgeom.book.reproduce --profile $(PROFILE) $(if $(NB),--nb $(NB))
+
+run-times: $(STAMP)  ## as reproduce, from a clean checkout, and record the times in the run report
+	$(BIN)/python -m mlgeom.book.reproduce --record-times --profile $(PROFILE) $(if $(NB),--nb $(NB))
 
 bench: $(STAMP)  ## speed benchmarks: ratios against plain references (volatile; not in make test)
 	$(BIN)/python -m mlgeom.metric_nn.bench

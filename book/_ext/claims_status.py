@@ -27,9 +27,6 @@ from sphinx.util.docutils import SphinxDirective
 
 logger = logging.getLogger(__name__)
 
-REQUIRED = ("id", "statement", "paper", "measured", "criterion", "holds")
-
-
 def _fmt(value) -> str:
     if value is None:
         return "—"
@@ -39,16 +36,10 @@ def _fmt(value) -> str:
 
 
 def _load(path: Path) -> dict:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
-        raise ValueError("not a claims record (needs a 'claims' list)")
-    for i, claim in enumerate(data["claims"]):
-        missing = [k for k in REQUIRED if k not in claim]
-        if missing:
-            raise ValueError(f"claim {i} misses {missing}")
-        if not isinstance(claim["holds"], bool):
-            raise ValueError(f"claim {claim['id']}: 'holds' must be true or false")
-    return data
+    """Read a record with the package's own validation (duplicate ids, notebook name, fields)."""
+    from mlgeom.book.claims import load_record
+
+    return load_record(path)
 
 
 def _table(headers: list[str], widths: list[int], rows: list[list[nodes.Node]], classes: list[str]):
@@ -207,6 +198,8 @@ class ClaimsStatus(SphinxDirective):
 
 
 RUN_FIELDS = ("wall_time_s", "peak_rss_mb", "date", "commit", "machine")
+#: What a reader needs: the book's own runs and the papers' scale (smoke runs are not shown).
+SHOWN_PROFILES = ("book", "paper")
 
 
 def load_run_report(path: Path) -> dict[str, dict[str, dict]]:
@@ -227,8 +220,10 @@ def load_run_report(path: Path) -> dict[str, dict[str, dict]]:
 class RunTimes(SphinxDirective):
     """Render the last measured wall time and peak memory of every notebook at every profile.
 
-    The numbers come from ``make reproduce`` (``mlgeom.book.reproduce``), which rewrites
-    ``data/results/run-report.json`` after each run; nothing is timed at build time.
+    The numbers come from ``make run-times`` (``mlgeom.book.reproduce --record-times``), which
+    rewrites ``data/results/run-report.json`` from a clean checkout; nothing is timed at build
+    time. Only the ``book`` and ``paper`` runs are shown; a run of uncommitted code is a
+    warning.
     """
 
     has_content = False
@@ -246,23 +241,33 @@ class RunTimes(SphinxDirective):
             logger.warning(f"run-times: {path}: {exc}", location=self.get_location())
             return []
         in_book = {nb.stem for nb in book_notebooks(self.env)}
+        runs = [
+            (stem, profile, report[profile][stem])
+            for stem in sorted(in_book)
+            for profile in SHOWN_PROFILES
+            if stem in report.get(profile, {})
+        ]
+        dirty = [f"{s} ({p})" for s, p, run in runs if run["commit"].endswith("-dirty")]
+        if dirty:
+            logger.warning(
+                f"run-times: runs of uncommitted code in the report: {', '.join(dirty)} "
+                "(record times from a clean checkout: `make run-times`)",
+                location=self.get_location(),
+            )
+        machines = sorted({run["machine"] for _, _, run in runs})
         rows: list[list[nodes.Node]] = []
-        for stem in sorted(in_book):
-            for profile in ("smoke", "book", "paper"):
-                run = report.get(profile, {}).get(stem)
-                if run is None:
-                    continue
-                rows.append(
-                    [
-                        _xref(stem, "doc", f"/notebooks/{stem}", self.env.docname),
-                        nodes.Text(profile),
-                        nodes.Text(f"{run['wall_time_s']:.0f} s"),
-                        nodes.Text(f"{run['peak_rss_mb']:.0f} MB"),
-                        nodes.Text(str(run["date"])[:10]),
-                        nodes.literal("", str(run["commit"])[:10]),
-                        nodes.Text(str(run["machine"])),
-                    ]
-                )
+        for stem, profile, run in runs:
+            cells = [
+                _xref(stem, "doc", f"/notebooks/{stem}", self.env.docname),
+                nodes.Text(profile),
+                nodes.Text(f"{run['wall_time_s']:.0f} s"),
+                nodes.Text(f"{run['peak_rss_mb']:.0f} MB"),
+                nodes.Text(str(run["date"])[:10]),
+                nodes.literal("", str(run["commit"])[:10]),
+            ]
+            if len(machines) > 1:
+                cells.append(nodes.Text(str(run["machine"])))
+            rows.append(cells)
         missing = sorted(s for s in in_book if s not in report.get("book", {}))
         if missing:
             logger.warning(
@@ -270,14 +275,15 @@ class RunTimes(SphinxDirective):
                 "(run `make reproduce NB=<name>`)",
                 location=self.get_location(),
             )
-        return [
-            _table(
-                ["Notebook", "Profile", "Wall time", "Peak memory", "Date", "Commit", "Machine"],
-                [30, 8, 9, 10, 10, 10, 23],
-                rows,
-                ["run-times"],
-            )
-        ]
+        headers = ["Notebook", "Profile", "Wall time", "Peak memory", "Date", "Commit"]
+        widths = [34, 9, 10, 11, 12, 12]
+        if len(machines) > 1:
+            headers, widths = [*headers, "Machine"], [*widths, 23]
+        out: list[nodes.Node] = []
+        if len(machines) == 1:
+            out.append(nodes.paragraph(text=f"Machine: {machines[0]}."))
+        out.append(_table(headers, widths, rows, ["run-times"]))
+        return out
 
 
 def _add_static(app, config):

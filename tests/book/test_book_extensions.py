@@ -67,6 +67,21 @@ def test_committed_run_report_covers_every_chapter_at_the_book_profile():
     assert not missing, f"no book-profile run recorded for {missing}: run make reproduce NB=..."
     for name in chapters:
         assert report["book"][name]["wall_time_s"] < 8 * 60, f"{name} exceeds the 8-minute budget"
+        assert not report["book"][name]["commit"].endswith("-dirty"), f"{name}: make run-times"
+
+
+def test_the_status_page_reads_records_with_the_packages_validation(tmp_path):
+    """A duplicate id or a record naming another notebook is refused by the status page too."""
+    ext = _load("claims_status")
+    claim = {"id": "a", "statement": "s", "paper": None, "measured": 1, "criterion": "c"}
+    rows = [{**claim, "holds": True}, {**claim, "holds": False}]
+    path = tmp_path / "nb.json"
+    path.write_text(json.dumps({"notebook": "nb", "profile": "book", "claims": rows}))
+    with pytest.raises(ValueError, match="more than once"):
+        ext._load(path)
+    path.write_text(json.dumps({"notebook": "other", "profile": "book", "claims": rows[:1]}))
+    with pytest.raises(ValueError, match="says notebook 'other'"):
+        ext._load(path)
 
 
 class _Script:

@@ -148,7 +148,7 @@ def test_table_shows_paper_beside_measured(record):
 
 
 def test_load_record_rejects_malformed(tmp_path):
-    p = tmp_path / "r.json"
+    p = tmp_path / "x.json"
     p.write_text("{not json")
     with pytest.raises(ValueError, match="not valid JSON"):
         C.load_record(p)
@@ -190,6 +190,92 @@ def test_compare_records_reports_every_difference(tmp_path):
     assert "no records were produced" in C.compare_records(tmp_path / "none", b)[0]
     assert C.main(["compare", str(a), str(b)]) == 1
     assert C.main(["compare", str(a), str(a)]) == 0
+
+
+# -- integrity: each defect found by a probe gets its regression test ------------------------
+def _claim(cid, measured=1.0, holds=True):
+    return {
+        "id": cid,
+        "statement": "s",
+        "paper": None,
+        "measured": measured,
+        "criterion": "≤ 2",
+        "holds": holds,
+    }
+
+
+def _write(path, claims, notebook=None):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = {"notebook": notebook or path.stem, "profile": "book", "claims": claims}
+    path.write_text(json.dumps(record))
+    return path
+
+
+def test_a_duplicate_id_is_rejected_by_load_and_compare(tmp_path):
+    """A made-up row placed before a real one with the same id must not pass `make records`."""
+    real = _write(tmp_path / "committed" / "nb.json", [_claim("a.b")])
+    forged = _write(
+        tmp_path / "produced" / "nb.json", [_claim("a.b", 9.0, False), _claim("a.b")]
+    )
+    with pytest.raises(ValueError, match="'a.b' appears more than once"):
+        C.load_record(forged)
+    problems = C.compare_records(tmp_path / "produced", tmp_path / "committed")
+    assert len(problems) == 1 and "appears more than once" in problems[0]
+    assert "nb.json" in problems[0]
+    assert C.load_record(real)["claims"][0]["id"] == "a.b"
+
+
+def test_the_writer_refuses_two_claims_with_one_id():
+    rec = C.ClaimsRecord("nb", "book")
+    rec.check("a.b", "first", measured=1.0, criterion=C.at_most(2.0), section="s1")
+    rec.check("a.b", "first", measured=1.5, criterion=C.at_most(2.0), section="s1")  # re-run
+    assert len(rec) == 1 and rec["a.b"].measured == 1.5
+    with pytest.raises(ValueError, match="already used"):
+        rec.check("a.b", "another claim", measured=1.0, criterion=C.at_most(2.0))
+
+
+def test_the_record_must_name_its_own_file(tmp_path):
+    p = _write(tmp_path / "geometry_primer.json", [_claim("a")], notebook="hierarchical")
+    with pytest.raises(ValueError, match="says notebook 'hierarchical'.*geometry_primer.json"):
+        C.load_record(p)
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"notebook": "nb", "profile": "book", "claims": "a string"}', "must be a list, not str"),
+        ('{"notebook": "nb", "profile": "book", "claims": null}', "must be a list, not NoneType"),
+        ('{"notebook": "nb", "profile": "book", "claims": [3]}', "claim 0 must be an object"),
+        ("[1, 2]", "must be a JSON object, not list"),
+        ('{"notebook": "nb", "prof', "not valid JSON"),
+    ],
+)
+def test_a_malformed_record_gives_one_line_naming_the_file(tmp_path, content, message):
+    (tmp_path / "c").mkdir()
+    (tmp_path / "p").mkdir()
+    (tmp_path / "c" / "nb.json").write_text(content)
+    (tmp_path / "p" / "nb.json").write_text(content)
+    problems = C.compare_records(tmp_path / "p", tmp_path / "c")
+    assert len(problems) == 1 and "nb.json" in problems[0] and message in problems[0]
+    assert "\n" not in problems[0]
+
+
+def test_the_stored_value_gives_the_stored_verdict():
+    """``measured 2.0, "≤ 2", holds false`` cannot be written: more digits are stored."""
+    rec = C.ClaimsRecord("nb", "book")
+    c = rec.check("a", "s", measured=2.0000000001, criterion=C.at_most(2.0))
+    assert c.holds is False and c.measured == 2.0000000001
+    assert C.at_most(2.0)(c.measured) is c.holds
+    c = rec.check("b", "s", measured=1.23456789, criterion=C.at_most(2.0))
+    assert c.measured == 1.23457  # six digits where they suffice
+
+
+def test_criteria_show_their_real_tolerance():
+    assert C.within_rel(0.743, 0.125).description == "within 12.5% of 0.743"
+    assert C.within_rel(0.743, 0.25).description == "within 25% of 0.743"
+    assert C.at_most(2.0000001).description == "≤ 2.0000001"
+    assert C.at_least(1e-12).description == "≥ 1e-12"
+    assert C.within_abs(0.5, 0.001).description == "within ±0.001 of 0.5"
 
 
 def test_claim_repr_is_deterministic_and_shows_the_verdict(record):

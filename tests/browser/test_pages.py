@@ -58,6 +58,26 @@ return {
   outputImagesOutsideFigures: q(".cell_output img").filter((i) => !i.closest("figure"))
     .map((i) => i.src),
   loadMs: nav ? nav.loadEventEnd - nav.startTime : null,
+  overflowing: (() => {
+    // a table, figure, code block or output wider than the content column, with no scroll
+    // container between it and the column (a reader would see it cut off)
+    const col = document.querySelector("article.bd-article") || document.querySelector("main");
+    if (!col) return [];
+    const right = col.getBoundingClientRect().right + 1;
+    const scrolls = (el) => {
+      for (let a = el.parentElement; a && a !== col; a = a.parentElement) {
+        const x = getComputedStyle(a).overflowX;
+        if ((x === "auto" || x === "scroll") && a.getBoundingClientRect().right <= right) {
+          return true;
+        }
+      }
+      return false;
+    };
+    return q("article table, article figure, article .cell_output, article pre, article img")
+      .filter((el) => el.getBoundingClientRect().right > right && !scrolls(el))
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className || ""} ` +
+        `(${Math.round(el.getBoundingClientRect().right)} > ${Math.round(right)} px)`);
+  })(),
 };
 """
 
@@ -134,7 +154,30 @@ def test_page_renders_offline(page, site, browser, load_times):
     assert not facts["outputImagesOutsideFigures"], (
         f"{page}: plot outputs without a figure caption {facts['outputImagesOutsideFigures']}"
     )
+    assert not facts["overflowing"], (
+        f"{page}: wider than the content column, with no scroll container: "
+        f"{facts['overflowing'][:5]}"
+    )
     assert shot.stat().st_size > 1000
+
+
+def test_the_overflow_check_can_fail(site, browser):
+    """A table wider than the column is reported; the same table in a scroll container is not."""
+    browser.get(f"{site}/book/execution.html")
+    inject = """
+    const art = document.querySelector("article.bd-article");
+    const t = document.createElement("table");
+    t.innerHTML = "<tr><td style='white-space:nowrap'>" + "x".repeat(400) + "</td></tr>";
+    if (arguments[0]) {
+      const d = document.createElement("div"); d.style.overflowX = "auto"; d.appendChild(t);
+      art.appendChild(d);
+    } else { art.appendChild(t); }
+    """
+    browser.execute_script(inject, False)
+    assert any("table" in o for o in browser.execute_script(PAGE_FACTS)["overflowing"])
+    browser.get(f"{site}/book/execution.html")
+    browser.execute_script(inject, True)
+    assert browser.execute_script(PAGE_FACTS)["overflowing"] == []
 
 
 def _toc_notebooks() -> list[str]:

@@ -56,7 +56,8 @@ __all__ = [
 ]
 
 #: Measured numbers are stored with this many significant digits, so that a record does not
-#: change with the last bits of a BLAS reduction and re-running leaves ``git diff`` empty.
+#: change with the last bits of a BLAS reduction and re-running leaves ``git diff`` empty;
+#: more where fewer would not give the same verdict (see :func:`_stored_value`).
 SIGNIFICANT_DIGITS = 6
 
 
@@ -93,7 +94,9 @@ def _finite(name: str, x: Any) -> float:
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.6g}"
+    """Return the shortest text that reads back as ``x`` (criteria show their real tolerance)."""
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
 
 
 def within_rel(target: float, rel: float) -> Criterion:
@@ -102,7 +105,8 @@ def within_rel(target: float, rel: float) -> Criterion:
     if r <= 0:
         raise ValueError(f"rel must be > 0; got {rel!r}")
     return Criterion(
-        f"within {r:.0%} of {_fmt(t)}", lambda m: abs(_finite("measured", m) - t) <= r * abs(t)
+        f"within {_fmt(100 * r)}% of {_fmt(t)}",
+        lambda m: abs(_finite("measured", m) - t) <= r * abs(t),
     )
 
 
@@ -170,6 +174,23 @@ def _json_value(name: str, x: Any) -> float | int | str | None:
     raise ValueError(f"{name} must be a number, a string or None; got {x!r} ({type(x).__name__})")
 
 
+def _stored_value(name: str, x: Any, criterion: Criterion, holds: bool) -> Any:
+    """``x`` as stored: :data:`SIGNIFICANT_DIGITS` digits, more if fewer change the verdict.
+
+    A record must not show ``measured 2.0, "≤ 2", holds false``: the stored number, read back
+    and judged by the same criterion, gives the stored verdict.
+    """
+    out = _json_value(name, x)
+    if not isinstance(out, float):
+        return out
+    v = float(x)
+    for digits in range(SIGNIFICANT_DIGITS, 18):
+        stored = float(f"{v:.{digits}g}")
+        if criterion(stored) == holds:
+            return stored
+    return v  # 17 significant digits always read back as v itself
+
+
 @dataclass(frozen=True, repr=False)
 class Claim:
     """One checked claim. ``holds`` is computed from ``criterion`` and ``value``; never passed in.
@@ -217,10 +238,15 @@ class Claim:
             )
         object.__setattr__(self, "paper", _json_value(f"claim {self.id}: paper", self.paper))
         tested = self.measured if self.value is None else self.value
-        object.__setattr__(self, "holds", self.criterion(tested))
-        object.__setattr__(
-            self, "measured", _json_value(f"claim {self.id}: measured", self.measured)
+        holds = self.criterion(tested)
+        object.__setattr__(self, "holds", holds)
+        name = f"claim {self.id}: measured"
+        stored = (
+            _stored_value(name, self.measured, self.criterion, holds)
+            if self.value is None
+            else _json_value(name, self.measured)
         )
+        object.__setattr__(self, "measured", stored)
         if self.measured is None:
             raise ValueError(f"claim {self.id}: measured must not be None")
 
@@ -280,7 +306,8 @@ class ClaimsRecord:
         only when the claim does not hold (the reason it fails), so that the caller does not
         test the criterion a second time to decide. Passing ``holds`` is refused: a verdict is
         computed, never given by hand. Checking an id twice replaces the earlier entry
-        (re-running a cell must not duplicate claims).
+        (re-running a cell must not duplicate claims); the same id with another statement or
+        section is an error (two claims must not share an id).
         """
         if "holds" in kwargs:
             raise TypeError(
@@ -299,6 +326,15 @@ class ClaimsRecord:
         claim = Claim(id, statement, kwargs.pop("paper", None), **kwargs)
         if if_fails is not None and not claim.holds:
             claim = replace(claim, note=if_fails)
+        earlier = self._claims.get(claim.id)
+        if earlier is not None and (earlier.statement, earlier.section) != (
+            claim.statement,
+            claim.section,
+        ):
+            raise ValueError(
+                f"claim id {claim.id!r} is already used for {earlier.statement!r} "
+                f"(section {earlier.section}); ids must be unique"
+            )
         self._claims[claim.id] = claim
         return claim
 
@@ -381,23 +417,42 @@ class ClaimsRecord:
 
 
 def load_record(path: str | os.PathLike) -> dict[str, Any]:
-    """Read and validate a claims record file; raise ``ValueError`` naming the problem."""
+    """Read and validate a claims record file; raise ``ValueError`` naming the file and problem.
+
+    Checks that the file is a JSON object whose ``notebook`` is the file's own stem, whose
+    ``claims`` is a list of objects carrying the contract's fields with a boolean ``holds``,
+    and that no claim id appears twice (a made-up row placed before a real one must not pass).
+    """
     p = Path(path)
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{p}: cannot be read ({exc})") from exc
     except json.JSONDecodeError as exc:
         raise ValueError(f"{p}: not valid JSON ({exc})") from exc
     if not isinstance(data, dict):
-        raise ValueError(f"{p}: a claims record must be a JSON object")
+        raise ValueError(f"{p}: a claims record must be a JSON object, not {type(data).__name__}")
     for key in ("notebook", "profile", "claims"):
         if key not in data:
             raise ValueError(f"{p}: missing key {key!r}")
+    if data["notebook"] != p.stem:
+        raise ValueError(
+            f"{p}: the record says notebook {data['notebook']!r}, but the file is {p.stem}.json"
+        )
     if not isinstance(data["claims"], list):
-        raise ValueError(f"{p}: 'claims' must be a list")
+        raise ValueError(f"{p}: 'claims' must be a list, not {type(data['claims']).__name__}")
+    seen: set[str] = set()
     for i, claim in enumerate(data["claims"]):
+        if not isinstance(claim, dict):
+            raise ValueError(f"{p}: claim {i} must be an object, not {type(claim).__name__}")
         for key in ("id", "statement", "paper", "measured", "criterion", "holds"):
             if key not in claim:
                 raise ValueError(f"{p}: claim {i} ({claim.get('id', '?')}) misses {key!r}")
+        if not isinstance(claim["id"], str) or not claim["id"]:
+            raise ValueError(f"{p}: claim {i}: 'id' must be a non-empty string")
+        if claim["id"] in seen:
+            raise ValueError(f"{p}: claim id {claim['id']!r} appears more than once")
+        seen.add(claim["id"])
         if not isinstance(claim["holds"], bool):
             raise ValueError(f"{p}: claim {claim['id']}: 'holds' must be true or false")
     return data
@@ -433,7 +488,11 @@ def compare_records(produced: str | os.PathLike, committed: str | os.PathLike) -
         if name not in committed_files:
             problems.append(f"{name}: produced but not committed (run `make reproduce`)")
             continue
-        new, old = load_record(path), load_record(committed_files[name])
+        try:
+            new, old = load_record(path), load_record(committed_files[name])
+        except ValueError as exc:
+            problems.append(str(exc))
+            continue
         if new["profile"] != old["profile"]:
             problems.append(f"{name}: profile {new['profile']!r} != committed {old['profile']!r}")
         new_claims = {c["id"]: c for c in new["claims"]}

@@ -15,9 +15,17 @@ Kernels run with ``MLGEOM_PROGRESS=0`` (whatever the shell says), so that no pro
 :func:`mlgeom.parallel.pmap` lands in a stored output; ``MLGEOM_BACKEND`` and its companions
 pass through, so ``MLGEOM_BACKEND=dask make reproduce`` runs the sweeps on Dask.
 
-Every notebook runs in its own child process, which reports the kernel's peak resident memory;
-wall time and peak memory per notebook go to the run report
-``data/results/run-report.json`` (a local file, not committed: timings are volatile).
+Every notebook runs in its own child process (its own process group), which reports the
+kernel's peak resident memory. The child writes the executed notebook and the claims record into
+a scratch folder under ``_build/reproduce/tmp/``; only when the whole run succeeded does the
+parent move both into place (keeping the files' modes). A failed run leaves the committed
+notebook and record untouched (the partial notebook is kept in ``_build/reproduce/failed/``);
+Ctrl-C or SIGTERM stops the child, its kernel and its workers and writes nothing.
+
+Wall time and peak memory are printed for every run. They are written to the run report
+``data/results/run-report.json`` (which the book's Run times page shows) only with
+``--record-times`` (``make run-times``), at the ``book`` or ``paper`` profile, from a clean
+checkout: running ``make reproduce`` twice leaves ``git diff`` empty.
 """
 
 from __future__ import annotations
@@ -28,6 +36,9 @@ import json
 import os
 import platform
 import resource
+import shutil
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -37,7 +48,7 @@ from pathlib import Path
 from mlgeom.book.paths import project_root, results_dir
 from mlgeom.book.profiles import PROFILES, check_profile
 
-__all__ = ["CPU_PINS", "notebooks", "run", "strip_volatile"]
+__all__ = ["CPU_PINS", "ReproduceInterrupted", "notebooks", "parse_names", "run", "strip_volatile"]
 
 #: Environment that pins OpenBLAS's and numpy's run-time kernels to the AVX2 ones on x86-64, so
 #: that stored outputs do not depend on whether a machine has AVX-512 (the Makefile exports the
@@ -85,8 +96,32 @@ def _git_commit(root: Path) -> str:
         return "unknown"
 
 
+class ReproduceInterrupted(Exception):
+    """The run was stopped by SIGTERM (Ctrl-C raises :class:`KeyboardInterrupt`)."""
+
+
+def _raise_interrupted(signum: int, frame: object) -> None:
+    raise ReproduceInterrupted(f"stopped by signal {signal.Signals(signum).name}")
+
+
 def _run_one(nb_path: Path, profile: str, out_path: Path) -> None:
-    """Child-process body: execute one notebook, print the kernel's peak RSS (kB) as JSON."""
+    """Child-process body: execute one notebook into ``out_path``; print the peak RSS as JSON.
+
+    The claims record goes to ``$MLGEOM_RESULTS`` (a scratch folder set by :func:`run`). On
+    SIGTERM papermill is interrupted, which shuts its kernel down; the parent then removes
+    the scratch folder.
+    """
+    # SIGTERM from the parent interrupts papermill like Ctrl-C, which shuts the kernel down
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        _execute_into(nb_path, profile, out_path)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    print(json.dumps({"peak_rss_kb": peak_kb}))
+
+
+def _execute_into(nb_path: Path, profile: str, out_path: Path) -> None:
     import nbformat
     import papermill as pm
 
@@ -95,17 +130,10 @@ def _run_one(nb_path: Path, profile: str, out_path: Path) -> None:
     if platform.machine() in ("x86_64", "AMD64"):
         for key, value in CPU_PINS.items():
             os.environ.setdefault(key, value)  # before the kernel starts and imports numpy
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    # The partial notebook lives outside notebooks/ (no build or test may see it half-written);
-    # _build/ is on the same file system, so the final os.replace stays atomic.
-    scratch = project_root() / "_build" / "reproduce" / "tmp"
-    scratch.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".ipynb", dir=scratch, prefix=f"{nb_path.stem}.")
-    os.close(fd)
     try:
         pm.execute_notebook(
             str(nb_path),
-            tmp,
+            str(out_path),
             parameters=params,
             cwd=str(nb_path.parent),
             kernel_name="python3",
@@ -113,24 +141,85 @@ def _run_one(nb_path: Path, profile: str, out_path: Path) -> None:
             log_output=False,
             report_mode=False,
         )
-        nb = nbformat.read(tmp, as_version=4)
-        strip_volatile(nb)
-        nbformat.write(nb, tmp)
-        os.replace(tmp, out_path)
     except Exception:
-        failed = project_root() / "_build" / "reproduce" / "failed" / nb_path.name
-        failed.parent.mkdir(parents=True, exist_ok=True)
-        if Path(tmp).exists():
-            os.replace(tmp, failed)
+        if out_path.exists():
+            failed = project_root() / "_build" / "reproduce" / "failed" / nb_path.name
+            failed.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(out_path, failed)
             print(f"partial run kept for inspection: {failed}", file=sys.stderr)
         raise
-    finally:
-        Path(tmp).unlink(missing_ok=True)
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    print(json.dumps({"peak_rss_kb": peak_kb}))
+    nb = nbformat.read(out_path, as_version=4)
+    strip_volatile(nb)
+    nbformat.write(nb, out_path)
 
 
-def run(profile: str = "book", names: list[str] | None = None) -> dict[str, dict]:
+def _descendants(pid: int) -> list:
+    import psutil
+
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return []
+
+
+def _stop(proc: subprocess.Popen, grace_s: float = 20.0) -> None:
+    """Stop the child, its kernel (its own session) and the kernel's workers; wait for them."""
+    import psutil
+
+    family = _descendants(proc.pid)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)  # papermill shuts its kernel down on the way out
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    family += _descendants(proc.pid)
+    for p in family:
+        try:
+            p.terminate()
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(family, timeout=5)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+
+
+def _keep_mode(new: Path, old: Path) -> None:
+    """Give ``new`` the permission bits of ``old`` (a fresh temporary file is private)."""
+    mode = stat.S_IMODE(old.stat().st_mode) if old.exists() else 0o644
+    os.chmod(new, mode)
+
+
+def _move(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    _keep_mode(src, dst)
+    try:
+        os.replace(src, dst)
+    except OSError:  # another file system (MLGEOM_RESULTS elsewhere)
+        shutil.move(str(src), str(dst))
+
+
+def parse_names(values: list[str]) -> list[str] | None:
+    """Notebook stems from ``--nb`` values (repeatable, comma or space separated).
+
+    Returns ``None`` when no ``--nb`` was given (every notebook); raises ``ValueError`` when
+    ``--nb`` was given but names nothing (``--nb ","``).
+    """
+    if not values:
+        return None
+    names = [n for item in values for n in item.replace(",", " ").split()]
+    if not names:
+        raise ValueError(f"--nb names no notebook: {values!r}")
+    return names
+
+
+def run(
+    profile: str = "book", names: list[str] | None = None, *, record_times: bool = False
+) -> dict[str, dict]:
     """Execute notebooks at ``profile`` and return ``{notebook: {wall_time_s, peak_rss_mb}}``.
 
     Parameters
@@ -139,13 +228,20 @@ def run(profile: str = "book", names: list[str] | None = None) -> dict[str, dict
         The scale (see :mod:`mlgeom.book.profiles`).
     names : list of str, optional
         Notebook stems (default: every notebook).
+    record_times : bool, default=False
+        Also write the wall times and peak memory to the run report (``book`` and ``paper``
+        profiles only, from a checkout with no uncommitted change to tracked files).
 
     Raises
     ------
     ValueError
-        If a named notebook does not exist.
+        If a named notebook does not exist, or times are to be recorded from a ``smoke`` run or
+        a dirty checkout.
     RuntimeError
-        If a notebook fails to execute (its error is printed by papermill).
+        If a notebook fails to execute (its error is printed by papermill). Notebooks already
+        finished keep their new outputs; the failed one and its record are left untouched.
+    ReproduceInterrupted, KeyboardInterrupt
+        On SIGTERM or Ctrl-C; the notebook being run and its record are left untouched.
     """
     check_profile(profile)
     root = project_root()
@@ -156,30 +252,71 @@ def run(profile: str = "book", names: list[str] | None = None) -> dict[str, dict
         raise ValueError(
             f"unknown notebook(s) {unknown}; available: {', '.join(sorted(available))}"
         )
-    report: dict[str, dict] = {}
     commit = _git_commit(root)  # the code that runs, taken before anything executes
-    for k, name in enumerate(chosen, 1):
-        src = available[name]
-        out = src if profile == "book" else root / "_build" / "reproduce" / profile / src.name
-        print(f"[{k}/{len(chosen)}] {name} (PROFILE={profile}) ...", flush=True)
-        t0 = time.perf_counter()
-        proc = subprocess.run(
-            [sys.executable, "-m", "mlgeom.book.reproduce", "--run-one", str(src), profile,
-             str(out)],
-            cwd=root,
-            stdout=subprocess.PIPE,
-            text=True,
+    if record_times and profile == "smoke":
+        raise ValueError("--record-times records book and paper runs only, not smoke runs")
+    if record_times and commit.endswith("-dirty"):
+        raise ValueError(
+            "--record-times needs a clean checkout (the run report names the commit that ran): "
+            "commit or stash your changes first"
         )
-        wall = time.perf_counter() - t0
-        if proc.returncode != 0:
-            raise RuntimeError(f"{name} failed at PROFILE={profile} after {wall:.0f} s (see above)")
-        peak_mb = json.loads(proc.stdout.strip().splitlines()[-1])["peak_rss_kb"] / 1024
-        report[name] = {"wall_time_s": round(wall, 1), "peak_rss_mb": round(peak_mb, 1)}
-        print(f"    done in {wall:.1f} s, kernel peak memory {peak_mb:.0f} MB", flush=True)
-        if profile == "paper":
-            _stamp_paper_record(name, wall, commit)
-    _write_report(profile, report, root)
+    report: dict[str, dict] = {}
+    scratch_root = root / "_build" / "reproduce" / "tmp"
+    previous = signal.signal(signal.SIGTERM, _raise_interrupted)
+    try:
+        for k, name in enumerate(chosen, 1):
+            src = available[name]
+            out = src if profile == "book" else root / "_build" / "reproduce" / profile / src.name
+            print(f"[{k}/{len(chosen)}] {name} (PROFILE={profile}) ...", flush=True)
+            scratch_root.mkdir(parents=True, exist_ok=True)
+            scratch = Path(tempfile.mkdtemp(prefix=f"{name}.", dir=scratch_root))
+            try:
+                wall, peak_mb = _execute(src, profile, scratch, root)
+                record = scratch / "results" / ("" if profile == "book" else profile)
+                record = record / f"{name}.json"
+                if not record.exists():
+                    raise RuntimeError(f"{name} ran but wrote no claims record")
+                # both files are complete: move them into place together
+                _move(record, results_dir(profile) / f"{name}.json")
+                _move(scratch / src.name, out)
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+            report[name] = {"wall_time_s": round(wall, 1), "peak_rss_mb": round(peak_mb, 1)}
+            print(f"    done in {wall:.1f} s, kernel peak memory {peak_mb:.0f} MB", flush=True)
+            if profile == "paper":
+                _stamp_paper_record(name, wall, commit)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if scratch_root.exists() and not any(scratch_root.iterdir()):
+            scratch_root.rmdir()
+    if record_times:
+        _write_report(profile, report, root, commit)
     return report
+
+
+def _execute(src: Path, profile: str, scratch: Path, root: Path) -> tuple[float, float]:
+    """Run one notebook in a child process; return (wall seconds, kernel peak MB)."""
+    env = {**os.environ, "MLGEOM_RESULTS": str(scratch / "results")}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mlgeom.book.reproduce", "--run-one", str(src), profile,
+         str(scratch / src.name)],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,  # Ctrl-C reaches the parent only, which stops the child cleanly
+    )
+    try:
+        stdout, _ = proc.communicate()
+    except BaseException:
+        _stop(proc)
+        raise
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f"{src.stem} failed at PROFILE={profile} after {wall:.0f} s (see above)")
+    peak_mb = json.loads(stdout.strip().splitlines()[-1])["peak_rss_kb"] / 1024
+    return wall, peak_mb
 
 
 def _machine() -> str:
@@ -200,12 +337,12 @@ def _stamp_paper_record(name: str, wall: float, commit: str) -> None:
     path.write_text(json.dumps(rec, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def _write_report(profile: str, report: dict[str, dict], root: Path) -> None:
+def _write_report(profile: str, report: dict[str, dict], root: Path, commit: str) -> None:
     path = results_dir("book") / "run-report.json"
     data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     stamp = {
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "commit": _git_commit(root),
+        "commit": commit,
         "machine": _machine(),
         "python": platform.python_version(),
     }
@@ -229,13 +366,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--nb", action="append", default=[], help="notebook stem (repeatable); default: all"
     )
+    parser.add_argument(
+        "--record-times",
+        action="store_true",
+        help="write wall times and peak memory to data/results/run-report.json",
+    )
     args = parser.parse_args(args_in)
-    names = [n for item in args.nb for n in item.replace(",", " ").split()]
     try:
-        run(args.profile, names or None)
+        run(args.profile, parse_names(args.nb), record_times=args.record_times)
     except (ValueError, RuntimeError) as exc:
         print(f"reproduce: {exc}", file=sys.stderr)
         return 1
+    except (KeyboardInterrupt, ReproduceInterrupted) as exc:
+        print(f"reproduce: interrupted ({exc or 'Ctrl-C'}); nothing written for this notebook",
+              file=sys.stderr)
+        return 130
     return 0
 
 

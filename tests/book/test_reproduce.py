@@ -1,0 +1,137 @@
+"""``make reproduce`` writes a notebook and its record together, only when the run succeeded.
+
+Each test runs a real (tiny) notebook with papermill in a throw-away project: the failure
+modes are those of real kernels (a cell that raises after the record was written, SIGTERM while
+a cell runs), not of mocks.
+"""
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+
+import nbformat
+import psutil
+import pytest
+
+from mlgeom.book import reproduce
+
+CELLS = [
+    ('PROFILE = "book"', ["parameters"]),
+    (
+        "import os, pathlib, time\n"
+        'pathlib.Path(os.environ["TINY_PIDFILE"]).write_text(str(os.getpid()))\n'
+        'time.sleep(float(os.environ.get("TINY_SLEEP", "0")))',
+        [],
+    ),
+    (
+        "from mlgeom.book import claims as C\n"
+        'record = C.ClaimsRecord("tiny", PROFILE)\n'
+        'record.check("tiny.x", "x is small", measured=1.0, criterion=C.at_most(2))\n'
+        "record.write()",
+        [],
+    ),
+    ('if os.environ.get("TINY_FAIL"):\n    raise RuntimeError("fails after the record")', []),
+]
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A project root with one notebook, ``notebooks/tiny.ipynb`` (mode 0o664, no outputs)."""
+    (tmp_path / "_toc.yml").write_text("root: intro\n")
+    (tmp_path / "pyproject.toml").write_text("")
+    nb = nbformat.v4.new_notebook()
+    for source, tags in CELLS:
+        cell = nbformat.v4.new_code_cell(source)
+        cell.metadata["tags"] = tags
+        nb.cells.append(cell)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    path = tmp_path / "notebooks" / "tiny.ipynb"
+    path.parent.mkdir()
+    nbformat.write(nb, path)
+    os.chmod(path, 0o664)
+    monkeypatch.setenv("MLGEOM_ROOT", str(tmp_path))
+    monkeypatch.setenv("TINY_PIDFILE", str(tmp_path / "kernel.pid"))
+    return tmp_path
+
+
+def _scratch_left(root):
+    tmp = root / "_build" / "reproduce" / "tmp"
+    return sorted(p.name for p in tmp.iterdir()) if tmp.exists() else []
+
+
+def test_success_writes_notebook_and_record_and_keeps_the_mode(project):
+    report = reproduce.run("book", ["tiny"])
+    record = json.loads((project / "data" / "results" / "tiny.json").read_text())
+    assert record["notebook"] == "tiny" and record["claims"][0]["holds"] is True
+    nb_path = project / "notebooks" / "tiny.ipynb"
+    nb = nbformat.read(nb_path, as_version=4)
+    assert all(c.execution_count for c in nb.cells)
+    assert stat.S_IMODE(nb_path.stat().st_mode) == 0o664
+    assert set(report["tiny"]) == {"wall_time_s", "peak_rss_mb"}
+    assert _scratch_left(project) == []
+    assert not (project / "data" / "results" / "run-report.json").exists()
+
+
+def test_failure_after_the_record_was_written_changes_nothing(project, monkeypatch):
+    monkeypatch.setenv("TINY_FAIL", "1")
+    before = (project / "notebooks" / "tiny.ipynb").read_bytes()
+    with pytest.raises(RuntimeError, match="tiny failed"):
+        reproduce.run("book", ["tiny"])
+    assert (project / "notebooks" / "tiny.ipynb").read_bytes() == before
+    assert not (project / "data" / "results" / "tiny.json").exists()
+    assert _scratch_left(project) == []
+    assert (project / "_build" / "reproduce" / "failed" / "tiny.ipynb").exists()
+
+
+def test_sigterm_stops_the_kernel_and_writes_nothing(project):
+    before = (project / "notebooks" / "tiny.ipynb").read_bytes()
+    env = {**os.environ, "TINY_SLEEP": "60"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mlgeom.book.reproduce", "--nb", "tiny"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    pidfile = project / "kernel.pid"
+    deadline = time.monotonic() + 60
+    while not pidfile.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert pidfile.exists(), "the kernel never started"
+    kernel = int(pidfile.read_text())
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    gone = not psutil.pid_exists(kernel) or psutil.Process(kernel).status() == "zombie"
+    assert gone, "the kernel outlived the run"
+    assert (project / "notebooks" / "tiny.ipynb").read_bytes() == before
+    assert not (project / "data" / "results" / "tiny.json").exists()
+    assert _scratch_left(project) == []
+
+
+@pytest.mark.parametrize("values", [[","], [" "], ["", ","]])
+def test_an_nb_option_naming_nothing_is_an_error(values):
+    with pytest.raises(ValueError, match="names no notebook"):
+        reproduce.parse_names(values)
+
+
+def test_nb_option_lists(capsys):
+    assert reproduce.parse_names([]) is None
+    assert reproduce.parse_names(["a,b", "c"]) == ["a", "b", "c"]
+    assert reproduce.main(["--nb", ","]) == 1
+    assert "names no notebook" in capsys.readouterr().err
+
+
+def test_times_are_recorded_only_on_request_and_never_for_smoke(project):
+    with pytest.raises(ValueError, match="not smoke"):
+        reproduce.run("smoke", ["tiny"], record_times=True)
+    reproduce.run("book", ["tiny"])
+    assert not (project / "data" / "results" / "run-report.json").exists()
+    reproduce.run("book", ["tiny"], record_times=True)  # not a git checkout: commit "unknown"
+    data = json.loads((project / "data" / "results" / "run-report.json").read_text())
+    assert set(data) == {"book"} and data["book"]["tiny"]["commit"] == "unknown"
