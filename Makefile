@@ -23,7 +23,21 @@ export OPENBLAS_CORETYPE ?= Haswell
 export NPY_DISABLE_CPU_FEATURES ?= X86_V4 AVX512_ICL AVX512_SPR
 endif
 
-.PHONY: help env book test lint unit nbval records strict-book browser reproduce run-times bench lock clean
+# Each chapter's notebook -> the subpackages its code lives in (NB=... scopes unit, nbval, records
+# and check to one chapter: its package's tests and doctests, its notebook's tests).
+PKGS_geometry_primer                := primer algorithms
+PKGS_max_margin_multiclass_nn       := metric_nn
+PKGS_fenchel_young_surrogate_regret := fenchel_young
+PKGS_lp_multiscale_kernels          := multiscale
+PKGS_hierarchical_classification    := hierarchical
+CHAPTER_NBS := $(patsubst PKGS_%,%,$(filter PKGS_%,$(.VARIABLES)))
+ifneq ($(NB),)
+ifeq ($(PKGS_$(NB)),)
+$(error NB=$(NB) is not a chapter notebook; one of: $(sort $(CHAPTER_NBS)))
+endif
+endif
+
+.PHONY: help env book test check lint unit nbval records strict-book browser reproduce run-times bench lock clean
 
 help:  ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -50,17 +64,26 @@ test: lint strict-book unit nbval records browser  ## everything CI checks
 lint: $(STAMP)  ## ruff on the package, tests, book extension and notebooks
 	$(BIN)/ruff check .
 
-unit: $(STAMP)  ## unit, property and doctests (including a smoke run of every notebook)
+unit: $(STAMP)  ## unit, property and doctests (incl. a smoke run of every notebook); NB=name: one chapter
+ifeq ($(NB),)
 	$(BIN)/pytest -n $(JOBS) --doctest-modules tests src --ignore=tests/browser
+else
+	$(BIN)/pytest -n $(JOBS) --doctest-modules $(addprefix tests/,$(PKGS_$(NB))) \
+	  $(addprefix src/mlgeom/,$(PKGS_$(NB)))
+	$(BIN)/pytest -n $(JOBS) tests/book/test_notebooks.py -k "$(NB)"
+endif
 
-nbval: $(STAMP)  ## re-execute every notebook at its stored profile and compare outputs
+nbval: $(STAMP)  ## re-execute the notebooks (NB=name: one) at their stored profile and compare outputs
 	rm -rf $(CHECK)
 	MLGEOM_PROGRESS=0 MLGEOM_RESULTS=$(CURDIR)/$(CHECK)/results $(BIN)/pytest -n $(JOBS) --dist loadfile \
 	  --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
-	  -p no:cacheprovider notebooks
+	  -p no:cacheprovider $(if $(NB),notebooks/$(NB).ipynb,notebooks)
 
-records: $(STAMP)  ## the claims records produced by `make nbval` must equal the committed ones
-	$(BIN)/python -m mlgeom.book.claims compare $(CHECK)/results data/results
+records: $(STAMP)  ## the records produced by `make nbval` (NB=name: that one) equal the committed ones
+	$(BIN)/python -m mlgeom.book.claims compare $(CHECK)/results data/results $(if $(NB),--nb $(NB))
+
+check: lint unit nbval records strict-book  ## one chapter's checks, e.g. make check NB=geometry_primer
+	@echo "make check$(if $(NB), NB=$(NB)): all checks passed"
 
 strict-book: $(STAMP)  ## full book build with warnings as errors and nitpicky references
 	$(BIN)/jupyter-book build . --builder html --all -W -n --keep-going

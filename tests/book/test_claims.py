@@ -292,3 +292,20 @@ def test_note_if_fails_is_kept_only_when_the_claim_fails():
     assert not bad.holds and bad.note == "too big" and rec["b"] is bad
     with pytest.raises(TypeError, match="either 'note' or 'note_if_fails'"):
         rec.check("c", "both", measured=1.0, criterion=C.at_most(2.0), note="x", note_if_fails="y")
+
+
+def test_a_one_notebook_run_is_compared_as_such(tmp_path):
+    """`make records NB=a` after `make nbval NB=a` is not drift in the other notebooks."""
+    produced, committed = tmp_path / "p", tmp_path / "c"
+    for folder, names in ((produced, ["a"]), (committed, ["a", "b"])):
+        for name in names:
+            r = C.ClaimsRecord(name, "book", directory=folder)
+            r.check("x.y", "s", measured=1.0, criterion=C.at_most(2.0))
+            r.write()
+    assert C.compare_records(produced, committed, ["a"]) == []
+    assert C.main(["compare", str(produced), str(committed), "--nb", "a"]) == 0
+    everything = C.compare_records(produced, committed)
+    assert everything == ["b.json: committed but not produced by the re-execution"]
+    missing = C.compare_records(produced, committed, ["b"])
+    assert missing == ["b.json: not produced by the re-execution of b"]
+    assert C.main(["compare", str(produced), str(committed), "--nb", ","]) == 2
