@@ -135,3 +135,34 @@ def test_times_are_recorded_only_on_request_and_never_for_smoke(project):
     reproduce.run("book", ["tiny"], record_times=True)  # not a git checkout: commit "unknown"
     data = json.loads((project / "data" / "results" / "run-report.json").read_text())
     assert set(data) == {"book"} and data["book"]["tiny"]["commit"] == "unknown"
+
+
+def _partial(path, statuses):
+    """A partial notebook as papermill saves it: headings, then code cells with a status each."""
+    cells = []
+    for k, status in enumerate(statuses):
+        cells.append({"cell_type": "markdown", "metadata": {}, "source": f"## Section {k}\n"})
+        cells.append(
+            {"cell_type": "code", "metadata": {"papermill": {"status": status}}, "source": "1"}
+        )
+    path.write_text(json.dumps({"cells": cells}))
+
+
+def test_progress_names_cells_section_and_estimate(tmp_path):
+    partial = tmp_path / "nb.ipynb"
+    progress = reproduce.Progress(partial, expected_s=600.0, every_s=30.0)
+    assert progress.line() is None  # nothing saved yet
+    _partial(partial, ["completed", "completed", "running", "pending"])
+    line = progress.line()
+    assert line.startswith("    2/4 cells, 0:00 elapsed, about 10:00 left (last run 10:00)")
+    assert line.endswith(": Section 2")
+    assert progress.line() is None  # same section, too soon: quiet
+    _partial(partial, ["completed", "completed", "completed", "running"])
+    assert progress.line().endswith(": Section 3")  # a new section is printed at once
+    assert reproduce.Progress(partial, None).line().startswith("    3/4 cells, 0:00 elapsed: ")
+
+
+def test_a_run_prints_its_progress(project, capsys):
+    reproduce.run("book", ["tiny"])
+    out = capsys.readouterr().out
+    assert "[1/1] tiny (PROFILE=book) ..." in out and "done in" in out

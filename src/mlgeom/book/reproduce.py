@@ -48,7 +48,15 @@ from pathlib import Path
 from mlgeom.book.paths import project_root, results_dir
 from mlgeom.book.profiles import PROFILES, check_profile
 
-__all__ = ["CPU_PINS", "ReproduceInterrupted", "notebooks", "parse_names", "run", "strip_volatile"]
+__all__ = [
+    "CPU_PINS",
+    "Progress",
+    "ReproduceInterrupted",
+    "notebooks",
+    "parse_names",
+    "run",
+    "strip_volatile",
+]
 
 #: Environment that pins OpenBLAS's and numpy's run-time kernels to the AVX2 ones on x86-64, so
 #: that stored outputs do not depend on whether a machine has AVX-512 (the Makefile exports the
@@ -137,9 +145,10 @@ def _execute_into(nb_path: Path, profile: str, out_path: Path) -> None:
             parameters=params,
             cwd=str(nb_path.parent),
             kernel_name="python3",
-            progress_bar=sys.stderr.isatty(),
+            progress_bar=False,  # the parent reports progress per cell (see Progress)
             log_output=False,
             report_mode=False,
+            request_save_on_cell_execute=True,  # the parent reads the partial notebook
         )
     except Exception:
         if out_path.exists():
@@ -294,9 +303,79 @@ def run(
     return report
 
 
+class Progress:
+    """Progress of a notebook being run, read from the partial notebook papermill saves.
+
+    One line when the section changes, and otherwise every ``every_s`` seconds: cells done
+    of total, the section (the last heading above the running cell), elapsed time and an
+    estimate from the last recorded run of this notebook at this profile (the run report).
+    """
+
+    def __init__(self, partial: Path, expected_s: float | None, every_s: float = 30.0):
+        self.partial, self.expected_s, self.every_s = partial, expected_s, every_s
+        self.t0 = time.perf_counter()
+        self._last: tuple[str, float] = ("", -1e9)
+
+    def state(self) -> tuple[int, int, str] | None:
+        """``(cells done, code cells, section)`` or ``None`` while there is nothing to read."""
+        try:
+            nb = json.loads(self.partial.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        done, total, section = 0, 0, ""
+        for cell in nb.get("cells", []):
+            if cell.get("cell_type") == "markdown":
+                for line in "".join(cell.get("source", "")).splitlines():
+                    if line.startswith("#") and done == total:
+                        section = line.lstrip("#").strip()
+                continue
+            if cell.get("cell_type") != "code":
+                continue
+            total += 1
+            if cell.get("metadata", {}).get("papermill", {}).get("status") == "completed":
+                done += 1
+        return done, total, section
+
+    def line(self) -> str | None:
+        """Return the next progress line, or ``None`` when nothing new is worth printing."""
+        now = time.perf_counter()
+        elapsed = now - self.t0
+        state = self.state()
+        if state is None:
+            return None
+        done, total, section = state
+        if section == self._last[0] and now - self._last[1] < self.every_s:
+            return None
+        self._last = (section, now)
+        text = f"    {done}/{total} cells, {_clock(elapsed)} elapsed"
+        if self.expected_s:
+            left = self.expected_s - elapsed
+            text += f", about {_clock(left)} left" if left > 0 else ", longer than the last run"
+            text += f" (last run {_clock(self.expected_s)})"
+        return text + (f": {section}" if section else "")
+
+
+def _clock(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _expected_seconds(name: str, profile: str) -> float | None:
+    """Wall time of the last recorded run of ``name`` at ``profile`` (the run report), if any."""
+    path = results_dir("book") / "run-report.json"
+    try:
+        return float(json.loads(path.read_text(encoding="utf-8"))[profile][name]["wall_time_s"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def _execute(src: Path, profile: str, scratch: Path, root: Path) -> tuple[float, float]:
-    """Run one notebook in a child process; return (wall seconds, kernel peak MB)."""
+    """Run one notebook in a child process, printing its progress; return (wall s, peak MB)."""
     env = {**os.environ, "MLGEOM_RESULTS": str(scratch / "results")}
+    expected = _expected_seconds(src.stem, profile)
+    if expected:
+        print(f"    the last recorded run took {_clock(expected)}", flush=True)
+    progress = Progress(scratch / src.name, expected)
     t0 = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "mlgeom.book.reproduce", "--run-one", str(src), profile,
@@ -308,7 +387,12 @@ def _execute(src: Path, profile: str, scratch: Path, root: Path) -> tuple[float,
         start_new_session=True,  # Ctrl-C reaches the parent only, which stops the child cleanly
     )
     try:
-        stdout, _ = proc.communicate()
+        while proc.poll() is None:
+            time.sleep(1.0)
+            line = progress.line()
+            if line:
+                print(line, flush=True)
+        stdout = proc.stdout.read() if proc.stdout else ""
     except BaseException:
         _stop(proc)
         raise
