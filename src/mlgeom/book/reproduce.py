@@ -129,6 +129,23 @@ def _run_one(nb_path: Path, profile: str, out_path: Path) -> None:
     print(json.dumps({"peak_rss_kb": peak_kb}))
 
 
+def _ipc_kernel_manager() -> type:
+    """Return a kernel manager whose kernel talks over local IPC sockets instead of TCP.
+
+    The kernel and papermill share this machine, so nothing needs a network port, and the
+    kernel no longer warns on every start that TCP traffic is unencrypted.
+    """
+    from jupyter_client.manager import KernelManager
+    from traitlets import default
+
+    class IPCKernelManager(KernelManager):
+        @default("transport")
+        def _default_transport(self) -> str:
+            return "ipc"
+
+    return IPCKernelManager
+
+
 def _execute_into(nb_path: Path, profile: str, out_path: Path) -> None:
     import nbformat
     import papermill as pm
@@ -149,6 +166,7 @@ def _execute_into(nb_path: Path, profile: str, out_path: Path) -> None:
             log_output=False,
             report_mode=False,
             request_save_on_cell_execute=True,  # the parent reads the partial notebook
+            **({} if os.name == "nt" else {"kernel_manager_class": _ipc_kernel_manager()}),
         )
     except Exception:
         if out_path.exists():
