@@ -21,6 +21,9 @@ __all__ = [
     "check_real",
     "check_in",
     "check_multilabels",
+    "check_array",
+    "check_indices",
+    "check_unit_interval",
 ]
 
 
@@ -230,4 +233,75 @@ def check_multilabels(Y: Any, name: str = "Y", *, n_cols: int | None = None) -> 
             r, c = np.argwhere(bad)[0]
             raise ValueError(f"{name}[{r}, {c}] = {arr[r, c].item()!r}; multilabels are 0/1")
         arr = arr.astype(bool)
+    return arr
+
+
+def check_array(x: Any, name: str, *, shape: tuple[int, ...]) -> np.ndarray:
+    """Return ``x`` as a finite float array of exactly ``shape``, or raise ``ValueError``.
+
+    Parameters
+    ----------
+    x : array_like
+        Candidate array.
+    name : str
+        Name used in error messages.
+    shape : tuple of int
+        Required shape (no broadcasting).
+
+    Returns
+    -------
+    numpy.ndarray
+        The validated float64 array.
+    """
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a numeric array; got {_describe(x)}") from exc
+    if arr.shape != tuple(shape):
+        raise ValueError(f"{name} must have shape {tuple(shape)}; got shape {arr.shape}")
+    if arr.size and not np.all(np.isfinite(arr)):
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        raise ValueError(
+            f"{name} must be finite; got {arr[tuple(bad)]} at index {tuple(int(i) for i in bad)}"
+        )
+    return arr
+
+
+def check_indices(x: Any, name: str, *, n: int, ndim: int | None = None) -> np.ndarray:
+    """Return ``x`` as an ``int64`` array of indices in ``[0, n)``, or raise ``ValueError``.
+
+    Negative indices are refused (numpy would wrap them silently).
+
+    Parameters
+    ----------
+    x : array_like of int
+        Candidate indices.
+    name : str
+        Name used in error messages.
+    n : int
+        Exclusive upper bound.
+    ndim : int, optional
+        Required number of dimensions.
+    """
+    arr = np.asarray(x)
+    if arr.size == 0 and arr.dtype.kind not in "iu":
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"{name} must hold integer indices; got dtype {arr.dtype}")
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-D; got shape {arr.shape}")
+    bad = (arr < 0) | (arr >= n)
+    if np.any(bad):
+        at = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"{name} must be indices in [0, {n - 1}]; got {arr[at]} at index {at}")
+    return arr.astype(np.int64, copy=False)
+
+
+def check_unit_interval(x: Any, name: str, *, shape: tuple[int, ...]) -> np.ndarray:
+    """Return ``x`` as a float array of ``shape`` with entries in ``[0, 1)``, or raise."""
+    arr = check_array(x, name, shape=shape)
+    bad = (arr < 0) | (arr >= 1)
+    if np.any(bad):
+        at = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"{name} must lie in [0, 1); got {arr[at]} at index {at}")
     return arr

@@ -55,3 +55,19 @@ def test_bad_inputs():
 def test_glue_table_returns_the_frame():
     df = pd.DataFrame({"a": [1]})
     assert glue_table(df, "tbl-x") is df
+
+
+def test_tables_imports_no_private_pandas_module():
+    import ast
+    import inspect
+
+    from mlgeom.book import tables
+
+    tree = ast.parse(inspect.getsource(tables))
+    modules = [
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    ]
+    assert not [m for m in modules if m and m.startswith(("pandas.io", "pandas._", "pandas.core"))]

@@ -17,9 +17,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlgeom._validation import check_positive_int, check_real
+from mlgeom._validation import check_array, check_real
 
 __all__ = ["OGD", "CoinBettingOGD"]
+
+
+def _check_shape(shape) -> tuple[int, ...]:
+    if not isinstance(shape, tuple | list) or len(shape) == 0:
+        raise ValueError(f"shape must be a non-empty tuple of positive ints; got {shape!r}")
+    for s in shape:
+        if isinstance(s, bool) or not isinstance(s, int | np.integer) or s < 1:
+            raise ValueError(f"shape must be a tuple of positive ints; got {shape!r}")
+    return tuple(int(s) for s in shape)
 
 
 class OGD:
@@ -35,10 +44,11 @@ class OGD:
 
     def __init__(self, shape: tuple[int, int], eta: float):
         self.eta = check_real(eta, "eta", low=0.0, low_inclusive=False)
-        self.weights = np.zeros(tuple(check_positive_int(s, "shape") for s in shape))
+        self.weights = np.zeros(_check_shape(shape))
 
     def update(self, grad: np.ndarray) -> None:
-        """One gradient step, in place."""
+        """One gradient step, in place (``grad`` must be finite, of the shape of ``W``)."""
+        grad = check_array(grad, "grad", shape=self.weights.shape)
         self.weights -= self.eta * grad
 
 
@@ -65,7 +75,7 @@ class CoinBettingOGD:
     def __init__(self, shape: tuple[int, int], G: float, epsilon: float = 1.0):
         self.G = check_real(G, "G", low=0.0, low_inclusive=False)
         self.wealth = check_real(epsilon, "epsilon", low=0.0, low_inclusive=False)
-        self.z = np.zeros(tuple(check_positive_int(s, "shape") for s in shape))
+        self.z = np.zeros(_check_shape(shape))
         self.coin_sum = 0.0
         self.sq_sum = 0.0
         self.t = 1
@@ -74,7 +84,7 @@ class CoinBettingOGD:
 
     def update(self, grad: np.ndarray) -> None:
         """Feed :math:`g_t`; prepares :math:`W_{t+1} = v_{t+1} z_{t+1}`."""
-        g = grad / self.G
+        g = check_array(grad, "grad", shape=self.weights.shape) / self.G
         c = -float(np.sum(g * self.z))
         c = min(1.0, max(-1.0, c))
         self.wealth += c * self.v

@@ -15,6 +15,7 @@ Nothing here touches the network: getting data is an explicit, separate step.
 Command line::
 
     python -m mlgeom.book.data status          # every dataset: present, missing or corrupt
+                                               # (exit status 1 when one is corrupt)
     python -m mlgeom.book.data hash FOLDER     # SHA-256 of every file below FOLDER
 """
 
@@ -219,11 +220,24 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry point (see the module docstring)."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["status"] and len(args) == 1:
-        for name, state in status().items():
+        states = status()
+        for name, state in states.items():
             print(f"{name:24s} {state}")
+        corrupt = [name for name, state in states.items() if state == "corrupt"]
+        if corrupt:
+            print(f"error: corrupt dataset(s): {', '.join(corrupt)}", file=sys.stderr)
+            return 1
         return 0
     if args[:1] == ["hash"] and len(args) == 2:
-        print(json.dumps(_hash_folder(Path(args[1]).resolve()), indent=2))
+        folder = Path(args[1]).resolve()
+        if not folder.is_dir():
+            print(f"error: hash FOLDER: {args[1]!r} is not a directory", file=sys.stderr)
+            return 2
+        hashes = _hash_folder(folder)
+        if not hashes:
+            print(f"error: hash FOLDER: {args[1]!r} holds no file to hash", file=sys.stderr)
+            return 1
+        print(json.dumps(hashes, indent=2))
         return 0
     print("usage: python -m mlgeom.book.data status | hash FOLDER", file=sys.stderr)
     return 2

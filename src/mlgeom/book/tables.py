@@ -22,7 +22,6 @@ import re
 
 import numpy as np
 import pandas as pd
-from pandas.io.formats.format import format_array
 
 __all__ = ["glue_table", "markdown_table"]
 
@@ -35,9 +34,13 @@ def _escape(value: object) -> str:
 
 def _cells(column: pd.Series | pd.Index) -> list[str]:
     if pd.api.types.is_float_dtype(column):
-        # floats exactly as the notebook displays them (pandas' column formatter)
-        values = format_array(np.asarray(column, dtype=float), None, na_rep="—")
-        return [_escape(v.strip()) for v in values]
+        # floats exactly as the notebook displays them: pandas' column formatter, through its
+        # public ``to_string`` (one line per value, no header or index)
+        values = np.asarray(column, dtype=float)
+        if values.size == 0:
+            return []
+        text = pd.DataFrame({"c": values}).to_string(index=False, header=False, na_rep="—")
+        return [_escape(v.strip()) for v in text.split("\n")]
     return [_escape("—" if pd.isna(v) else v) for v in np.asarray(column, dtype=object)]
 
 

@@ -148,11 +148,15 @@ def sinkhorn_log(
     RuntimeError
         If the tolerance is not reached.
     """
-    L = np.asarray(log_kernel, dtype=np.float64)
+    try:
+        L = np.asarray(log_kernel, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"log_kernel must be a real array; got {log_kernel!r:.60}") from exc
     if L.ndim < 2 or L.shape[-1] != L.shape[-2] or L.shape[-1] < 1:
         raise ValueError(f"log_kernel must have shape (..., n, n); got {L.shape}")
     if not np.all(np.isfinite(L)):
-        raise ValueError("log_kernel must be finite")
+        at = tuple(int(i) for i in np.argwhere(~np.isfinite(L))[0])
+        raise ValueError(f"log_kernel must be finite; got {L[at]} at index {at}")
     tol = check_real(tol, "tol", low=0.0, low_inclusive=False)
     max_iter = check_positive_int(max_iter, "max_iter")
     sweeps = check_positive_int(sweeps, "sweeps")

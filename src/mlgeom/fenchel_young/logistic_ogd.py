@@ -34,7 +34,14 @@ from typing import Any
 import numba
 import numpy as np
 
-from mlgeom._validation import check_in, check_matrix, check_positive_int, check_real
+from mlgeom._validation import (
+    check_in,
+    check_indices,
+    check_matrix,
+    check_positive_int,
+    check_real,
+    check_unit_interval,
+)
 from mlgeom.fenchel_young.decoding import DECODINGS
 
 __all__ = ["BatchRecord", "logistic_ogd_batch", "logistic_ogd_loop", "MODES"]
@@ -200,12 +207,8 @@ def logistic_ogd_batch(
         Per-round records of every seed.
     """
     Xa, lab, d, eta = _check(X, labels, d, eta, decoding)
-    idx = np.ascontiguousarray(orders, dtype=np.int64)
-    Uu = np.ascontiguousarray(uniforms, dtype=np.float64)
-    if idx.ndim != 2 or np.any((idx < 0) | (idx >= Xa.shape[0])):
-        raise ValueError(f"orders must be (S, T) indices into X's {Xa.shape[0]} rows")
-    if Uu.shape != idx.shape + (2,):
-        raise ValueError(f"uniforms must have shape {idx.shape + (2,)}; got {Uu.shape}")
+    idx = np.ascontiguousarray(check_indices(orders, "orders", n=Xa.shape[0], ndim=2))
+    Uu = np.ascontiguousarray(check_unit_interval(uniforms, "uniforms", shape=idx.shape + (2,)))
     n_seeds, T = idx.shape
     out = [np.empty((n_seeds, T)) for _ in range(5)]
     played = np.empty((n_seeds, T), dtype=np.int64)
@@ -244,11 +247,9 @@ def logistic_ogd_loop(
     :func:`logistic_ogd_batch`. Returns a :class:`BatchRecord` with ``S = 1``.
     """
     Xa, lab, d, eta = _check(X, labels, d, eta, decoding)
-    order = np.asarray(order, dtype=np.int64)
-    Uu = np.asarray(uniforms, dtype=np.float64)
+    order = check_indices(order, "order", n=Xa.shape[0], ndim=1)
     T = order.shape[0]
-    if Uu.shape != (T, 2):
-        raise ValueError(f"uniforms must have shape {(T, 2)}; got {Uu.shape}")
+    Uu = check_unit_interval(uniforms, "uniforms", shape=(T, 2))
     Wt = np.zeros((Xa.shape[1], d))
     rec = np.empty((5, T))
     played = np.empty(T, dtype=np.int64)

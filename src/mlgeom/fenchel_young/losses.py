@@ -61,12 +61,38 @@ __all__ = [
 
 def logsumexp(theta: np.ndarray, axis: int = -1) -> np.ndarray:
     r"""Stable :math:`\log\sum_i e^{\theta_i}` along ``axis`` (max-shifted)."""
+    theta = _check_scores(theta, "theta", axis)
     m = np.max(theta, axis=axis, keepdims=True)
     return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(theta - m), axis=axis))
 
 
+def _check_scores(theta: Any, name: str, axis: int) -> np.ndarray:
+    try:
+        arr = np.asarray(theta, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a real array; got {theta!r:.60}") from exc
+    if arr.ndim == 0:
+        raise ValueError(f"{name} must have at least one axis; got the scalar {arr.item()!r}")
+    if not isinstance(axis, int | np.integer) or not -arr.ndim <= axis < arr.ndim:
+        raise ValueError(f"axis must be an axis of {name} (ndim {arr.ndim}); got {axis!r}")
+    if arr.shape[axis] == 0:
+        raise ValueError(f"{name} must be non-empty along axis {axis}; got shape {arr.shape}")
+    bad = np.isnan(arr) | (arr == np.inf)
+    if np.any(bad):
+        at = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"{name} must not contain NaN or +inf; got {arr[at]} at index {at}")
+    if np.any(np.all(arr == -np.inf, axis=axis)):
+        raise ValueError(f"{name} has a slice along axis {axis} that is all -inf")
+    return arr
+
+
 def softmax(theta: np.ndarray, axis: int = -1) -> np.ndarray:
-    r"""Stable softmax :math:`\sigma_i(\theta) = e^{\theta_i}/\sum_j e^{\theta_j}` (Section 5)."""
+    r"""Stable softmax :math:`\sigma_i(\theta) = e^{\theta_i}/\sum_j e^{\theta_j}` (Section 5).
+
+    ``theta`` must be real, non-empty along ``axis``, free of NaN and ``+inf``; ``-inf`` scores
+    get probability 0 unless a whole slice is ``-inf``.
+    """
+    theta = _check_scores(theta, "theta", axis)
     z = np.exp(theta - np.max(theta, axis=axis, keepdims=True))
     return z / np.sum(z, axis=axis, keepdims=True)
 
@@ -78,7 +104,15 @@ def isotonic_decreasing(v: np.ndarray) -> np.ndarray:
     polytope :math:`\{1 \ge y_1 \ge \dots \ge y_d \ge 0\}` (clipping commutes with isotonic
     regression for box constraints).
     """
-    arr = np.asarray(v, dtype=np.float64)
+    try:
+        arr = np.asarray(v, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"v must be a real array; got {v!r:.60}") from exc
+    if arr.ndim == 0 or arr.shape[-1] == 0:
+        raise ValueError(f"v must have a non-empty last axis; got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        at = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
+        raise ValueError(f"v must be finite; got {arr[at]} at index {at}")
     flat = arr.reshape(-1, arr.shape[-1])
     out = np.empty_like(flat)
     for r, row in enumerate(flat):
@@ -103,7 +137,13 @@ def smooth_hinge(margin: np.ndarray) -> np.ndarray:
     beyond (the quadratically smoothed hinge scaled to upper-bound the 0-1 loss, as used by
     Van der Hoeven 2020). Not a Fenchel–Young loss of the kind Algorithm 1 needs (footnote 9).
     """
-    m = np.asarray(margin, dtype=np.float64)
+    try:
+        m = np.asarray(margin, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"margin must be a real array; got {margin!r:.60}") from exc
+    if not np.all(np.isfinite(m)):
+        at = tuple(int(i) for i in np.argwhere(~np.isfinite(np.atleast_1d(m)))[0])
+        raise ValueError(f"margin must be finite; got {np.atleast_1d(m)[at]} at index {at}")
     return np.where(m <= 0, 1.0 - 2.0 * m, np.where(m <= 1, (1.0 - m) ** 2, 0.0))
 
 

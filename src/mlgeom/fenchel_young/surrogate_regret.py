@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_in, check_real
+from mlgeom._validation import check_in, check_positive_int, check_real
 from mlgeom.algorithms.online_gradient import OGD, CoinBettingOGD
 from mlgeom.fenchel_young.decoding import (
     DECODINGS,
@@ -284,6 +284,7 @@ def eta_gaptron(d: int, C: float) -> float:
 
     :math:`\eta = 2a/b` of Proposition 4.1 with gap :math:`a = 1/d`, :math:`b = 2C^2/\ln 2`.
     """
+    d = check_positive_int(d, "d")
     C = check_real(C, "C", low=0.0, low_inclusive=False)
     return LN2 / (d * C**2)
 
@@ -319,6 +320,8 @@ def bound_theorem_4_6(structure: Structure, C: float, U_norm_sq: float, T: int) 
 
 def bound_theorem_5_1(C: float, U_norm_sq: float) -> float:
     r"""Theorem 5.1's additive term :math:`C^2\|U\|_F^2 / (2(1-\ln 2)\ln 2)`."""
+    C = check_real(C, "C", low=0.0, low_inclusive=False)
+    U_norm_sq = check_real(U_norm_sq, "U_norm_sq", low=0.0)
     return C**2 * U_norm_sq / (2.0 * (1.0 - LN2) * LN2)
 
 
@@ -327,4 +330,7 @@ def bound_gaptron(d: int, C: float, U_norm_sq: float) -> float:
 
     Proposition 4.1 with :math:`a = 1/d`, :math:`b = 2C^2/\ln 2`: :math:`b\|U\|^2/(4a)`.
     """
+    d = check_positive_int(d, "d")
+    C = check_real(C, "C", low=0.0, low_inclusive=False)
+    U_norm_sq = check_real(U_norm_sq, "U_norm_sq", low=0.0)
     return d * C**2 * U_norm_sq / (2.0 * LN2)

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mlgeom._validation import check_positive_int
 from mlgeom.book.data import DataError, Dataset, load_manifest, require
 from mlgeom.hierarchical.corpus import CorpusFormatError, HierarchicalCorpus
 from mlgeom.hierarchical.taxonomy import Taxonomy
@@ -409,6 +410,7 @@ def ohsumed_corpus(
         removed descriptors, classes; the classes' tree numbers; the vocabulary (the columns
         of ``corpus.X``).
     """
+    min_count = check_positive_int(min_count, "min_count")
     sub = mesh_subtree(mtrees, root)
     G = sub.taxonomy
     known = set(G.names)
@@ -423,6 +425,11 @@ def ohsumed_corpus(
     V = G.encode(label_sets, close=True)  # labels closed upward (ancestors added)
     tf = log_tf_idf([tokenize(r.text) for r in recs], min_count=min_count)
     keep = np.flatnonzero(tf.nonempty)
+    if keep.size == 0:
+        raise ValueError(
+            f"min_count={min_count} leaves every one of the {len(recs)} documents with an empty "
+            f"vector (vocabulary of {len(tf.vocabulary)} words); lower min_count"
+        )
     X, V = tf.X[keep], V[keep]
     tree_numbers = sub.tree_numbers
     if drop_unused:

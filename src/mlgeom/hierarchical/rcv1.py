@@ -149,6 +149,8 @@ def read_vectors(
     """
     p = Path(path)
     n_features = check_positive_int(n_features, "n_features")
+    if max_docs is not None:
+        max_docs = check_positive_int(max_docs, "max_docs")
     ids: list[int] = []
     cols: list[np.ndarray] = []
     vals: list[np.ndarray] = []
@@ -299,22 +301,35 @@ def corpus_from_vectors(
     topics_by_doc: dict[int, Sequence[str]],
     taxonomy: Taxonomy,
     *,
-    n_docs: int = 100_000,
+    n_docs: int | None = None,
     name: str = "RCV1-v2, first documents by id",
     provenance: str = "",
 ) -> HierarchicalCorpus:
     """Order by id, keep the first ``n_docs``, close the topics upward, unit-normalise.
 
+    ``n_docs=None`` keeps every document given; an ``n_docs`` larger than the number of
+    documents given is an error (not a silently smaller corpus).
+
     Raises
     ------
     CorpusFormatError
         If a kept document has no topic or an empty vector, or ids repeat.
+    ValueError
+        If ``doc_ids`` and ``X`` disagree on the number of documents, or fewer than
+        ``n_docs`` documents are given.
     """
-    n_docs = check_positive_int(n_docs, "n_docs")
     ids = np.asarray(doc_ids, dtype=np.int64)
+    n_docs = ids.size if n_docs is None else check_positive_int(n_docs, "n_docs")
     if np.unique(ids).size != ids.size:
         vals, counts = np.unique(ids, return_counts=True)
         raise CorpusFormatError(f"duplicate document id {int(vals[counts > 1][0])}")
+    if ids.ndim != 1 or sp.csr_matrix(X).shape[0] != ids.size:
+        raise ValueError(
+            f"doc_ids (shape {ids.shape}) and X (shape {sp.csr_matrix(X).shape}) must have one "
+            "entry per document"
+        )
+    if ids.size < n_docs:
+        raise ValueError(f"n_docs={n_docs} but only {ids.size} document(s) are given")
     order = np.argsort(ids, kind="stable")[:n_docs]
     ids = ids[order]
     X = sp.csr_matrix(X)[order]

@@ -145,6 +145,7 @@ class Taxonomy:
         *,
         virtual_root: str | None = None,
         nodes: Iterable[str] | None = None,
+        roots: Iterable[str] | None = None,
     ) -> Taxonomy:
         """Build from ``(parent, child)`` name pairs.
 
@@ -156,14 +157,20 @@ class Taxonomy:
             A name that is not a class (e.g. ``"Root"`` in RCV1's file): its children become roots.
         nodes : iterable of str, optional
             Extra isolated nodes (roots with no edge).
+        roots : iterable of str, optional
+            The expected roots. With a ``virtual_root`` they default to its children (plus
+            ``nodes``); a parent that is never a child (a typo in a parent's name) is then an
+            unexpected root and an error.
 
         Raises
         ------
         TaxonomyError
-            If a node has two different parents, or the edges contain a cycle.
+            If a node has two different parents (also when an edge re-parents a child of the
+            virtual root), the edges contain a cycle, or a root is not an expected one.
         """
         parent: dict[str, str | None] = {}
         order: list[str] = []
+        assigned: set[str] = set()  # nodes that appeared as a child
 
         def add(name: str) -> None:
             if name not in parent:
@@ -185,13 +192,31 @@ class Taxonomy:
                 add(p)
             add(c)
             new = None if p == virtual_root else p
-            if parent[c] is not None and parent[c] != new:
+            if c in assigned and parent[c] != new:
+                old = virtual_root if parent[c] is None else parent[c]
                 raise TaxonomyError(
-                    f"node {c!r} has two parents, {parent[c]!r} and {p!r}: not a forest"
+                    f"node {c!r} has two parents, {old!r} and {p!r}: not a forest"
                 )
             parent[c] = new
-        for name in nodes or ():
-            add(str(name))
+            assigned.add(c)
+        extra = [str(name) for name in nodes or ()]
+        for name in extra:
+            add(name)
+        if roots is not None:
+            expected = {str(r) for r in roots}
+        elif virtual_root is not None:
+            expected = {c for c in order if c in assigned and parent[c] is None} | set(extra)
+        else:
+            expected = None
+        if expected is not None:
+            unexpected = [s for s in order if parent[s] is None and s not in expected]
+            if unexpected:
+                where = f"a child of {virtual_root!r}" if roots is None else "in roots"
+                raise TaxonomyError(
+                    f"node {unexpected[0]!r} is a root but not {where}; "
+                    "a misspelt parent name? (unexpected roots: "
+                    f"{', '.join(map(repr, unexpected[:5]))})"
+                )
         return cls.from_parent_map({s: parent[s] for s in order})
 
     @classmethod
@@ -210,17 +235,23 @@ class Taxonomy:
         """
         path = Path(path)
         edges = []
-        with path.open(encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                text = line.strip()
-                if not text or text.startswith("#"):
-                    continue
-                fields = text.split()
-                if len(fields) < 2:
-                    raise TaxonomyError(
-                        f"{path}:{lineno}: expected 'parent child …', got {line.rstrip()!r}"
-                    )
-                edges.extend((fields[0], c) for c in fields[1:])
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError as exc:
+            raise TaxonomyError(
+                f"{path}: not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} at "
+                f"offset {exc.start}); re-encode the file as UTF-8"
+            ) from None
+        for lineno, line in enumerate(lines, 1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            fields = text.split()
+            if len(fields) < 2:
+                raise TaxonomyError(
+                    f"{path}:{lineno}: expected 'parent child …', got {line.rstrip()!r}"
+                )
+            edges.extend((fields[0], c) for c in fields[1:])
         try:
             return cls.from_edges(edges, virtual_root=virtual_root)
         except TaxonomyError as exc:

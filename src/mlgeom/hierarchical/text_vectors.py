@@ -67,6 +67,8 @@ def tokenize(text: str) -> list[str]:
     >>> tokenize("Blood-flow and surface-induced thrombosis (1987).")
     ['blood', 'flow', 'and', 'surface', 'induced', 'thrombosis']
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str; got {type(text).__name__} {text!r:.60}")
     return _TOKEN.findall(text.lower())
 
 

@@ -362,7 +362,19 @@ def doubling_dimension(D: Any, *, n_scales: int = 8, min_net: int = 2) -> float:
         The estimate (at least ``1``; ``1`` also when no scale qualifies).
     """
     D = check_matrix(D, "D")
+    if D.shape[0] != D.shape[1]:
+        raise ValueError(f"D must be square; got shape {D.shape}")
+    if np.any(D < 0):
+        i, j = np.argwhere(D < 0)[0]
+        raise ValueError(f"D must be a distance matrix: negative entry {D[i, j]} at ({i}, {j})")
+    asym = np.abs(D - D.T)
+    if np.any(asym > 1e-9 * max(float(D.max()), 1.0)):
+        i, j = np.unravel_index(int(np.argmax(asym)), asym.shape)
+        raise ValueError(
+            f"D must be symmetric: D[{i}, {j}] = {D[i, j]} but D[{j}, {i}] = {D[j, i]}"
+        )
     n_scales = check_positive_int(n_scales, "n_scales")
+    min_net = check_positive_int(min_net, "min_net")
     diam = float(D.max(initial=0.0))
     if diam == 0.0:
         return 1.0

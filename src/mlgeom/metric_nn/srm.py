@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from mlgeom._validation import check_matrix
+from mlgeom._validation import check_indices, check_matrix, check_positive_int, check_real
 from mlgeom.metric_nn import bounds as margin_bounds
 from mlgeom.metric_nn.index import MetricBallTree
 from mlgeom.metric_nn.spaces import (
@@ -153,6 +153,17 @@ def margin_function(dist: np.ndarray, y_s1: np.ndarray, n_classes: int, L: float
     numpy.ndarray, shape (m, n_classes)
         :math:`h(x, y)` in :math:`[-1, 1]`.
     """
+    dist = check_matrix(dist, "dist")
+    if np.any(dist < 0):
+        at = tuple(int(i) for i in np.argwhere(dist < 0)[0])
+        raise ValueError(f"dist must be >= 0; got {dist[at]} at index {at}")
+    n_classes = check_positive_int(n_classes, "n_classes")
+    y_s1 = check_indices(y_s1, "y_s1", n=n_classes, ndim=1)
+    if y_s1.shape[0] != dist.shape[1]:
+        raise ValueError(
+            f"y_s1 must have one label per column of dist ({dist.shape[1]}); got {y_s1.shape[0]}"
+        )
+    L = check_real(L, "L", low=0.0)
     m = dist.shape[0]
     d_cls = np.full((m, n_classes), np.inf)
     for c in range(n_classes):

@@ -37,7 +37,7 @@ import numpy as np
 from scipy.optimize import LinearConstraint, milp
 from scipy.sparse import csr_matrix
 
-from mlgeom._validation import check_matrix, check_positive_int, check_real
+from mlgeom._validation import check_indices, check_matrix, check_positive_int, check_real
 
 __all__ = [
     "ConflictPairs",
@@ -171,7 +171,8 @@ def exact_vertex_cover(edges: Any, n: int) -> np.ndarray:
         A minimum cover.
     """
     n = check_positive_int(n, "n", minimum=0)
-    E = np.unique(np.sort(np.asarray(edges, dtype=np.int64).reshape(-1, 2), axis=1), axis=0)
+    E = check_indices(np.asarray(edges).reshape(-1, 2), "edges", n=n)
+    E = np.unique(np.sort(E, axis=1), axis=0)
     if len(E) == 0:
         return np.zeros(n, dtype=bool)
     rows = np.repeat(np.arange(len(E)), 2)

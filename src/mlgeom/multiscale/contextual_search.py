@@ -46,6 +46,7 @@ __all__ = [
 
 def z_scale(i: int | np.ndarray, d: int) -> np.ndarray | float:
     """``z_i = 2^{-i}/(8d)`` (Algorithm 1)."""
+    d = check_positive_int(d, "d")
     return 2.0 ** (-np.asarray(i, dtype=float)) / (8.0 * d)
 
 
@@ -53,12 +54,16 @@ def initial_potential(d: int, alpha: float = 1.0, n_terms: int = 60) -> float:
     """``Φ(B_d) = Σ_{i=1}^{n_terms} 2^{-αi} d log(1 + 1/z_i)`` (Appendix A, display after A.1)."""
     d = check_positive_int(d, "d")
     alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
+    n_terms = check_positive_int(n_terms, "n_terms")
     i = np.arange(1, n_terms + 1)
     return float(np.sum(2.0 ** (-alpha * i) * d * np.log1p(1.0 / z_scale(i, d))))
 
 
 def uniform_ball(n: int, d: int, seed=None, radius: float = 1.0) -> np.ndarray:
     """``n`` independent uniform points of the ball ``radius·B_d``."""
+    n = check_positive_int(n, "n", minimum=0)
+    d = check_positive_int(d, "d")
+    radius = check_real(radius, "radius", low=0.0, low_inclusive=False)
     rng = as_generator(seed)
     g = rng.standard_normal((n, d))
     g /= np.linalg.norm(g, axis=1, keepdims=True)
@@ -111,6 +116,11 @@ class BallKnowledgeSet:
                 method="highs",
             )
             self.n_lp += 1
+            if res.status == 2:
+                raise ValueError(
+                    "the knowledge set K is empty: the cuts so far (A, b) = "
+                    f"({self.A.tolist()}, {self.b.tolist()}) leave no point of the ball"
+                )
             if res.status != 0:
                 raise RuntimeError(f"width LP failed: {res.message}")
             w = res.x
@@ -168,15 +178,23 @@ class BallKnowledgeSet:
     def cut(self, a, b: float) -> None:
         """Intersect ``K`` with ``{w : ⟨a, w⟩ <= b}``; violated particles copy survivors."""
         a = check_vector(a, "a", size=self.d)
-        self.A = np.vstack([self.A, a])
-        self.b = np.append(self.b, float(b))
+        b = check_real(b, "b")
+        old = self.A, self.b
+        self.A, self.b = np.vstack([self.A, a]), np.append(self.b, b)
         keep = self.particles @ a <= b
         if not keep.all():
             if keep.any():
                 src = self.rng.choice(np.flatnonzero(keep), size=int((~keep).sum()))
                 self.particles[~keep] = self.particles[src]
             else:  # no survivor: restart from the midpoint of two LP extreme points
-                _, w1 = self._support(-a)
+                try:
+                    _, w1 = self._support(-a)
+                except ValueError:
+                    self.A, self.b = old
+                    raise ValueError(
+                        f"the cut <a, w> <= b with a={a.tolist()}, b={b} empties the "
+                        "knowledge set K"
+                    ) from None
                 x0 = w1 * min(1.0, self.radius / max(np.linalg.norm(w1), 1e-300)) * (1 - 1e-9)
                 self.particles = np.repeat(x0[None, :], self.n_particles, axis=0)
                 self.hit_and_run(max(self.n_steps, 10))
@@ -212,7 +230,8 @@ class ContextualSearch:
 
     def scale_index(self, width: float) -> int:
         """Largest integer ``i`` with ``width <= 2^{-i}`` (Algorithm 1)."""
-        if width <= 0:
+        width = check_real(width, "width", low=0.0)
+        if width == 0:
             return 10**6
         return int(math.floor(-math.log2(width)))
 
@@ -222,8 +241,10 @@ class ContextualSearch:
         ``width`` may be passed when already known (otherwise it is computed by LP).
         """
         x = check_vector(x, "x", size=self.d)
-        w = self.K.width(x) if width is None else float(width)
-        i = self.scale_index(w)
+        if width is not None:
+            width = check_real(width, "width", low=0.0)
+        w = self.K.width(x) if width is None else width
+        i = self.scale_index(w) if w > 0 else 10**6  # a point: every scale qualifies
         z = float(z_scale(min(i, 1000), self.d))
         vals = (self.K.particles + z * self._noise) @ x
         return float(np.median(vals)), w, i
@@ -236,6 +257,7 @@ class ContextualSearch:
         most ``z_i`` (``⟨a, v⟩ <= b + z_i‖a‖``), clipped below at ``1/n``.
         """
         a = check_vector(a, "a", size=self.d)
+        b = check_real(b, "b")
         i = np.arange(1, self.n_terms + 1)
         z = z_scale(i, self.d)
         base = self.K.particles @ a
@@ -280,23 +302,28 @@ def _clip_polygon(poly: np.ndarray, a: np.ndarray, b: float) -> np.ndarray:
 def disk_polygon_area(A, b, radius: float = 1.0) -> tuple[float, float]:
     """Exact area and perimeter of ``rB_2 ∩ {Aw <= b}`` in ``d = 2``.
 
-    The half-planes are clipped against the square ``[-2r, 2r]²`` (Sutherland–Hodgman) and the
-    disk is intersected edge by edge: a piece of edge inside the disk contributes its triangle
-    with the origin, a piece outside contributes the circular sector it subtends.
+    The half-planes are clipped against the square ``[-2r, 2r]²`` (Sutherland–Hodgman, which
+    keeps the counter-clockwise order) and each edge is split where it crosses the circle. The
+    boundary of the intersection is made of the edge pieces inside the disk and, between the
+    end of one such piece and the start of the next, the counter-clockwise arc of the circle;
+    the area follows from Green's theorem (``½ x×y`` along the pieces, ``½ r²θ`` along an arc
+    of angle ``θ``) and the perimeter is the pieces' lengths plus ``rθ`` per arc.
     """
     A = check_matrix(A, "A", n_cols=2, min_rows=0)
     b = check_vector(b, "b", size=A.shape[0], min_size=0)
-    r = float(radius)
+    r = check_real(radius, "radius", low=0.0, low_inclusive=False)
     poly = 2 * r * np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
     for a, bb in zip(A, b, strict=True):
         poly = _clip_polygon(poly, a, bb)
         if len(poly) < 3:
             return 0.0, 0.0
-    area = perim = 0.0
+    pieces: list[tuple[np.ndarray, np.ndarray]] = []  # edge pieces inside the disk, in order
     for k in range(len(poly)):
         P, Q = poly[k], poly[(k + 1) % len(poly)]
         D = Q - P
         aa, bq, cc = D @ D, 2 * P @ D, P @ P - r * r
+        if aa == 0:
+            continue
         disc = bq * bq - 4 * aa * cc
         ts = [0.0]
         if disc > 0:
@@ -304,19 +331,32 @@ def disk_polygon_area(A, b, radius: float = 1.0) -> tuple[float, float]:
             ts += sorted(t for t in ((-bq - s) / (2 * aa), (-bq + s) / (2 * aa)) if 0 < t < 1)
         ts.append(1.0)
         for t0, t1 in zip(ts[:-1], ts[1:], strict=True):
-            U, V = P + t0 * D, P + t1 * D
             M = P + 0.5 * (t0 + t1) * D
             if M @ M <= r * r:
-                area += 0.5 * (U[0] * V[1] - U[1] * V[0])
-                perim += float(np.linalg.norm(V - U))
-            else:
-                ang = math.atan2(U[0] * V[1] - U[1] * V[0], U @ V)
-                area += 0.5 * r * r * ang
-                perim += r * abs(ang)
-    return abs(area), perim
+                pieces.append((P + t0 * D, P + t1 * D))
+    if not pieces:  # the polygon's boundary avoids the disk: disk inside it, or disjoint
+        inside = all(_cross(poly[(k + 1) % len(poly)] - poly[k], -poly[k]) >= 0
+                     for k in range(len(poly)))
+        return (math.pi * r * r, 2 * math.pi * r) if inside else (0.0, 0.0)
+    area = perim = 0.0
+    tol = 1e-12 * r
+    for k, (U, V) in enumerate(pieces):
+        area += 0.5 * _cross(U, V)
+        perim += float(np.linalg.norm(V - U))
+        W = pieces[(k + 1) % len(pieces)][0]  # start of the next piece
+        if float(np.linalg.norm(W - V)) > tol:  # leave the disk at V, come back at W
+            ang = math.atan2(_cross(V, W), V @ W) % (2 * math.pi)
+            area += 0.5 * r * r * ang
+            perim += r * ang
+    return max(area, 0.0), perim
+
+
+def _cross(u: np.ndarray, v: np.ndarray) -> float:
+    return float(u[0] * v[1] - u[1] * v[0])
 
 
 def steiner_area(A, b, z: float, radius: float = 1.0) -> float:
     """Exact ``Area(K + zB_2) = Area(K) + z·Per(K) + πz²`` (Steiner's formula, ``d = 2``)."""
+    z = check_real(z, "z", low=0.0)
     area, perim = disk_polygon_area(A, b, radius)
     return area + z * perim + math.pi * z * z if area > 0 else 0.0

@@ -63,6 +63,13 @@ def scale_loss_bound(i: int | None, width_below: float | None, d: int, p: float,
     d, p, Delta : int, float, float
         Dimension, norm and the separation ``Δ`` of the centres.
     """
+    d = check_positive_int(d, "d")
+    p = check_real(p, "p", low=2.0)
+    Delta = check_real(Delta, "Delta", low=0.0, low_inclusive=False)
+    if i is not None:
+        i = check_positive_int(i, "i")
+    if width_below is not None:
+        width_below = check_real(width_below, "width_below")
     if i == 1 or width_below is None:
         return 2.0
     return min(2.0, 2.0**p * (width_below + 2 * d * (p * km.delta_i(i - 1, d, p)) ** p)

@@ -7,6 +7,8 @@ mistake indicator ``ℓ′ = 1(ℓ >= γ)`` and Lemma D.1's inequality ``ℓ >= 
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
 from mlgeom._validation import check_in, check_matrix, check_real, check_vector
@@ -19,9 +21,9 @@ def similarity(q, X, kind: str = "inner", p: float = 2.0) -> np.ndarray:
     kind = check_in(kind, "kind", ("inner", "lp"))
     X = check_matrix(X, "X")
     q = check_vector(q, "q", size=X.shape[1])
+    p = check_real(p, "p", low=1.0)  # checked also when unused, so that a bad p never passes
     if kind == "inner":
         return -(X @ q)
-    p = check_real(p, "p", low=1.0)
     return np.sum(np.abs(q[None, :] - X) ** p, axis=1) ** (1.0 / p)
 
 
@@ -33,8 +35,8 @@ def true_label(q, X, kind: str = "inner", p: float = 2.0) -> int:
 def nn_loss(q, X, label: int, kind: str = "inner", p: float = 2.0) -> float:
     """``ℓ(q, R_label) = δ(q, x_label) − min_j δ(q, x_j)`` (Section 2.1)."""
     s = similarity(q, X, kind, p)
-    if not 0 <= label < len(s):
-        raise ValueError(f"label must be in [0, {len(s)}); got {label!r}")
+    if isinstance(label, bool) or not isinstance(label, Integral) or not 0 <= label < len(s):
+        raise ValueError(f"label must be an integer in [0, {len(s)}); got {label!r}")
     return float(s[label] - s.min())
 
 

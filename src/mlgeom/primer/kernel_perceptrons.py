@@ -151,6 +151,20 @@ class KernelPerceptron:
         return np.where(self.decision_function(Xq) >= 0.0, 1.0, -1.0)
 
 
+def _check_no_contradiction(X: np.ndarray, y: np.ndarray) -> None:
+    """Refuse two copies of one point with opposite labels (no classifier separates them)."""
+    _, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    clash = np.flatnonzero(y != y[first[inverse]])
+    if clash.size:
+        j = int(clash[0])
+        i = int(first[inverse[j]])
+        raise ValueError(
+            f"X has the same point {X[j].tolist()} at rows {i} and {j} with opposite labels "
+            f"y[{i}] = {y[i]:+.0f}, y[{j}] = {y[j]:+.0f}: no classifier fits both"
+        )
+
+
 def kernel_perceptron(
     X: Any,
     y: Any,
@@ -214,6 +228,7 @@ def kernel_perceptron(
     ------
     ValueError
         On an unknown kernel or rule, ``n_steps`` missing for ``"most_violated"``,
+        two copies of a point with opposite labels,
         a parameter the rule or kernel does not use, labels other than -1 and +1,
         non-finite points, or mismatched lengths.
 
@@ -241,6 +256,7 @@ def kernel_perceptron(
     X_arr = check_matrix(X, "X")
     n = X_arr.shape[0]
     y_arr = check_labels(y, n, "y")
+    _check_no_contradiction(X_arr, y_arr)
     if rule == "most_violated":
         if n_steps is None:
             raise ValueError("rule='most_violated' needs n_steps (the slides' 1/(eps gamma^2))")

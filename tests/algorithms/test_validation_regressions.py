@@ -1,0 +1,27 @@
+"""Regression tests of issue 16 for :mod:`mlgeom.algorithms`."""
+
+import numpy as np
+import pytest
+
+from mlgeom.algorithms.online_gradient import OGD, CoinBettingOGD
+
+
+@pytest.mark.parametrize("cls, kw", [(OGD, {"eta": 0.1}), (CoinBettingOGD, {"G": 1.0})])
+def test_update_refuses_a_wrong_shape_or_nan(cls, kw):
+    alg = cls((2, 3), **kw)
+    with pytest.raises(ValueError, match=r"grad must have shape \(2, 3\); got shape \(3,\)"):
+        alg.update(np.ones(3))  # used to broadcast silently
+    with pytest.raises(ValueError, match=r"grad must be finite; got nan at index \(0, 1\)"):
+        g = np.zeros((2, 3))
+        g[0, 1] = np.nan
+        alg.update(g)
+    assert np.all(alg.weights == 0)
+    alg.update(np.ones((2, 3)))
+    assert np.all(np.isfinite(alg.weights))
+
+
+def test_shape_must_be_positive_ints():
+    with pytest.raises(ValueError, match=r"shape .*got \(2, 0\)"):
+        OGD((2, 0), 0.1)
+    with pytest.raises(ValueError, match="shape .*got 3"):
+        OGD(3, 0.1)
