@@ -95,8 +95,12 @@ def _finite(name: str, x: Any) -> float:
 
 def _fmt(x: float) -> str:
     """Return the shortest text that reads back as ``x`` (criteria show their real tolerance)."""
-    text = repr(float(x))
-    return text[:-2] if text.endswith(".0") else text
+    v = float(x)
+    for digits in range(1, 18):
+        text = f"{v:.{digits}g}"
+        if float(text) == v:
+            return text
+    return repr(v)
 
 
 def within_rel(target: float, rel: float) -> Criterion:
