@@ -277,6 +277,8 @@ def test_criteria_show_their_real_tolerance():
     assert C.at_least(1e-12).description == "≥ 1e-12"
     assert C.within_abs(0.5, 0.001).description == "within ±0.001 of 0.5"
     assert C.between(1e6, 1e15).description == "in [1e+06, 1e+15]"
+    assert C.within_abs(20.0, 1e-12).description == "within ±1e-12 of 20"
+    assert C.at_most(0.0001).description == "≤ 0.0001"
     assert C.at_most(176.7041931563106).description == "≤ 176.7041931563106"
 
 

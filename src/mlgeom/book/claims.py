@@ -99,8 +99,13 @@ def _fmt(x: float) -> str:
     for digits in range(1, 18):
         text = f"{v:.{digits}g}"
         if float(text) == v:
-            return text
-    return repr(v)
+            break
+    else:
+        text = repr(v)
+    if "e" in text and -5 <= int(text.split("e")[1]) < 6:  # 2e+01 reads better as 20
+        text = repr(v)
+        text = text[:-2] if text.endswith(".0") else text
+    return text
 
 
 def within_rel(target: float, rel: float) -> Criterion:
