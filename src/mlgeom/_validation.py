@@ -32,6 +32,13 @@ def _describe(x: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _require(ok: np.ndarray, arr: np.ndarray, name: str, what: str) -> None:
+    """Raise ``ValueError`` naming the first entry of ``arr`` where ``ok`` is false."""
+    if arr.size and not np.all(ok):
+        at = tuple(int(i) for i in np.argwhere(~ok)[0])
+        raise ValueError(f"{name} {what}; got {arr[at]} at index {at}")
+
+
 def check_matrix(
     X: Any,
     name: str = "X",
@@ -70,11 +77,7 @@ def check_matrix(
         raise ValueError(f"{name} must have at least {min_rows} row(s); got shape {arr.shape}")
     if n_cols is not None and arr.shape[1] != n_cols:
         raise ValueError(f"{name} must have {n_cols} column(s); got shape {arr.shape}")
-    if arr.size and not np.all(np.isfinite(arr)):
-        bad = np.argwhere(~np.isfinite(arr))[0]
-        raise ValueError(
-            f"{name} must be finite; got {arr[tuple(bad)]} at index {tuple(int(i) for i in bad)}"
-        )
+    _require(np.isfinite(arr), arr, name, "must be finite")
     return arr
 
 
@@ -259,11 +262,7 @@ def check_array(x: Any, name: str, *, shape: tuple[int, ...]) -> np.ndarray:
         raise ValueError(f"{name} must be a numeric array; got {_describe(x)}") from exc
     if arr.shape != tuple(shape):
         raise ValueError(f"{name} must have shape {tuple(shape)}; got shape {arr.shape}")
-    if arr.size and not np.all(np.isfinite(arr)):
-        bad = np.argwhere(~np.isfinite(arr))[0]
-        raise ValueError(
-            f"{name} must be finite; got {arr[tuple(bad)]} at index {tuple(int(i) for i in bad)}"
-        )
+    _require(np.isfinite(arr), arr, name, "must be finite")
     return arr
 
 
@@ -290,18 +289,12 @@ def check_indices(x: Any, name: str, *, n: int, ndim: int | None = None) -> np.n
         raise ValueError(f"{name} must hold integer indices; got dtype {arr.dtype}")
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-D; got shape {arr.shape}")
-    bad = (arr < 0) | (arr >= n)
-    if np.any(bad):
-        at = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise ValueError(f"{name} must be indices in [0, {n - 1}]; got {arr[at]} at index {at}")
+    _require((arr >= 0) & (arr < n), arr, name, f"must be indices in [0, {n - 1}]")
     return arr.astype(np.int64, copy=False)
 
 
 def check_unit_interval(x: Any, name: str, *, shape: tuple[int, ...]) -> np.ndarray:
     """Return ``x`` as a float array of ``shape`` with entries in ``[0, 1)``, or raise."""
     arr = check_array(x, name, shape=shape)
-    bad = (arr < 0) | (arr >= 1)
-    if np.any(bad):
-        at = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise ValueError(f"{name} must lie in [0, 1); got {arr[at]} at index {at}")
+    _require((arr >= 0) & (arr < 1), arr, name, "must lie in [0, 1)")
     return arr

@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from mlgeom.book.claims import load_record
+from tests.test_layout import CHAPTERS
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -51,9 +52,6 @@ def test_stored_outputs_are_complete_and_error_free(notebook):
     errors = [o for c in code for o in c.outputs if o.output_type == "error"]
     assert not errors
     assert sum("nbval-check-output" in c.metadata.get("tags", []) for c in code) >= 3
-
-
-CHAPTERS = {"primer", "metric_nn", "fenchel_young", "multiscale", "hierarchical"}
 
 
 def _chapter_import(source: str) -> tuple[str, str] | None:

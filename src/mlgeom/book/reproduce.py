@@ -201,7 +201,6 @@ def _stop(proc: subprocess.Popen, grace_s: float = 20.0) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-    family += _descendants(proc.pid)
     for p in family:
         try:
             p.terminate()
@@ -333,12 +332,23 @@ class Progress:
         self.partial, self.expected_s, self.every_s = partial, expected_s, every_s
         self.t0 = time.perf_counter()
         self._last: tuple[str, float] = ("", -1e9)
+        self._read: tuple[tuple[int, int], tuple[int, int, str] | None] = ((-1, -1), None)
 
     def state(self) -> tuple[int, int, str] | None:
-        """``(cells done, code cells, section)`` or ``None`` while there is nothing to read."""
+        """``(cells done, code cells, section)`` or ``None`` while there is nothing to read.
+
+        The partial notebook is parsed again only when papermill has saved it since.
+        """
+        try:
+            st = self.partial.stat()
+        except OSError:
+            return None
+        mtime = (st.st_mtime_ns, st.st_size)
+        if mtime == self._read[0]:
+            return self._read[1]
         try:
             nb = json.loads(self.partial.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError):  # caught mid-write: try again on the next poll
             return None
         done, total, section = 0, 0, ""
         for cell in nb.get("cells", []):
@@ -352,6 +362,7 @@ class Progress:
             total += 1
             if cell.get("metadata", {}).get("papermill", {}).get("status") == "completed":
                 done += 1
+        self._read = (mtime, (done, total, section))
         return done, total, section
 
     def line(self) -> str | None:

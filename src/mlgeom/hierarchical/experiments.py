@@ -25,7 +25,6 @@ classification. JMLR 7 (2006) 31–54.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -936,17 +935,6 @@ def cost_table(
     items = [(a, taxonomy, X, V, int(n)) for a in algorithms for n in sizes]
     rows = pmap(_work_item, items, n_jobs=n_jobs, desc="work counts")
     return pd.DataFrame(rows)
-
-
-def _timed_epoch(args: tuple) -> float:
-    name, taxonomy, X, V = args
-    from mlgeom.hierarchical.learners import make_learner
-
-    make_learner(name, taxonomy).partial_fit(X[:50], V[:50])  # warm-up: load compiled code
-    learner = make_learner(name, taxonomy)
-    t0 = time.perf_counter()
-    learner.partial_fit(X, V)
-    return time.perf_counter() - t0
 
 
 def record_table1_claims(
