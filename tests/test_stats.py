@@ -22,3 +22,127 @@ def test_loglog_slope_matches_scipy_linregress():
     assert ours.slope == pytest.approx(ref.slope, rel=1e-12)
     assert ours.intercept == pytest.approx(ref.intercept, rel=1e-12)
     assert ours.stderr == pytest.approx(ref.stderr, rel=1e-10)
+
+
+# -- 95% intervals over seeds -----------------------------------------------------------------
+def test_mean_interval_matches_scipy_t():
+    import numpy as np
+    from scipy import stats as sps
+
+    from mlgeom.stats import mean_interval
+
+    values = [1.0, 2.0, 4.0, 3.5, 2.5]
+    iv = mean_interval(values)
+    mean, s, n = np.mean(values), np.std(values, ddof=1), len(values)
+    half = sps.t.ppf(0.975, n - 1) * s / np.sqrt(n)
+    assert iv.estimate == pytest.approx(mean, rel=1e-15)
+    assert iv.low == pytest.approx(mean - half, rel=1e-12)
+    assert iv.high == pytest.approx(mean + half, rel=1e-12)
+    assert (iv.n, iv.level, iv.method) == (5, 0.95, "t interval over 5 seeds")
+    low, high = sps.t.interval(0.9, n - 1, loc=mean, scale=sps.sem(values))
+    iv90 = mean_interval(np.array(values), level=0.9)
+    assert (iv90.low, iv90.high) == (pytest.approx(low, rel=1e-12), pytest.approx(high, rel=1e-12))
+    assert iv90.high - iv90.low < iv.high - iv.low
+
+
+def test_mean_interval_hand_case():
+    from mlgeom.stats import mean_interval
+
+    iv = mean_interval([1.0, 2.0, 3.0])  # s = 1, t_{0.975, 2} = 4.302652729749464
+    assert iv.estimate == 2.0
+    assert iv.low == pytest.approx(2.0 - 4.302652729749464 / 3**0.5, rel=1e-12)
+    assert iv.high == pytest.approx(2.0 + 4.302652729749464 / 3**0.5, rel=1e-12)
+
+
+@pytest.mark.parametrize("value", [0.1, 1 / 3, -7.25, 1e-300, 123456.789])
+@pytest.mark.parametrize("n", [2, 3, 10, 17])
+def test_identical_values_give_an_interval_holding_the_mean_and_the_value(value, n):
+    from mlgeom.stats import mean_interval
+
+    iv = mean_interval([value] * n)
+    assert iv.low <= iv.estimate <= iv.high
+    assert iv.low <= value <= iv.high
+    assert iv.high - iv.low <= 1e-15 * abs(value)
+    assert iv.estimate == pytest.approx(value, rel=1e-15, abs=0)
+
+
+@pytest.mark.parametrize("values", [[0.1] * 3, [1 / 3] * 10, [123456.789] * 10])
+def test_identical_values_give_a_zero_width_interval_at_the_value(values):
+    from mlgeom.stats import mean_interval
+
+    iv = mean_interval(values)
+    assert iv.low == iv.estimate == iv.high == values[0]
+
+
+def test_paired_interval_is_the_interval_of_the_differences():
+    import numpy as np
+
+    from mlgeom.stats import mean_interval, paired_interval
+
+    rng = np.random.default_rng(1)
+    a = rng.normal(1.0, 0.3, 12)
+    b = a - 0.5 + rng.normal(0, 0.05, 12)
+    iv, ref = paired_interval(a, b), mean_interval(a - b)
+    assert (iv.estimate, iv.low, iv.high, iv.n) == (ref.estimate, ref.low, ref.high, 12)
+    assert iv.method == "paired t interval over 12 seeds" and iv.low > 0
+    same = paired_interval([1.0, 2.0, 3.0], [0.5, 1.5, 2.5])  # a constant difference
+    assert same.low == same.estimate == same.high == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda f: f.mean_interval([1.0]), r"one per seed\); got shape \(1,\)"),
+        (lambda f: f.mean_interval([]), r"got shape \(0,\)"),
+        (lambda f: f.mean_interval([[1.0, 2.0]]), r"got shape \(1, 2\)"),
+        (lambda f: f.mean_interval(3.0), r"got shape \(\)"),
+        (lambda f: f.mean_interval([1.0, float("nan"), 2.0]), "finite; got nan at index 1"),
+        (lambda f: f.mean_interval([1.0, 2.0, float("inf")]), "finite; got inf at index 2"),
+        (lambda f: f.mean_interval(["a", "b"]), "values must be numeric"),
+        (lambda f: f.mean_interval([1.0, 2.0], level=1.0), r"level must be in \(0, 1\); got 1.0"),
+        (lambda f: f.mean_interval([1.0, 2.0], level=0), r"level must be in \(0, 1\); got 0"),
+        (lambda f: f.paired_interval([1.0, 2.0], [1.0, 2.0, 3.0]), "lengths 2 and 3"),
+        (lambda f: f.paired_interval([1.0], [1.0]), "a must be a 1-d sequence"),
+        (lambda f: f.paired_interval([1.0, 2.0], [1.0, float("nan")]), "b must be finite"),
+        (lambda f: f.paired_interval([1.0, 2.0], [1.0, 3.0], level=1.5), "got 1.5"),
+    ],
+)
+def test_interval_functions_name_the_bad_value(call, message):
+    import mlgeom.stats as f
+
+    with pytest.raises(ValueError, match=message):
+        call(f)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ((float("nan"), 0.0, 1.0, 3, 0.95, "t"), "estimate must be finite; got nan"),
+        ((0.5, float("-inf"), 1.0, 3, 0.95, "t"), "low must be finite; got -inf"),
+        ((0.5, 0.0, float("inf"), 3, 0.95, "t"), "high must be finite; got inf"),
+        ((1.5, 0.0, 1.0, 3, 0.95, "t"), r"low <= estimate <= high; got 0.0 <= 1.5 <= 1.0"),
+        ((0.5, 1.0, 0.0, 3, 0.95, "t"), r"got 1.0 <= 0.5 <= 0.0"),
+        ((0.5, 0.0, 1.0, 1, 0.95, "t"), "n >= 2 seeds; got n=1"),
+        ((0.5, 0.0, 1.0, True, 0.95, "t"), "n >= 2 seeds; got n=True"),
+        ((0.5, 0.0, 1.0, 3.0, 0.95, "t"), "n >= 2 seeds; got n=3.0"),
+        ((0.5, 0.0, 1.0, 3, 1.0, "t"), r"level must be in \(0, 1\); got 1.0"),
+        ((0.5, 0.0, 1.0, 3, 0.0, "t"), r"level must be in \(0, 1\); got 0.0"),
+    ],
+)
+def test_interval_validates_its_fields(args, message):
+    from mlgeom.stats import Interval
+
+    with pytest.raises(ValueError, match=message):
+        Interval(*args)
+
+
+def test_an_interval_is_frozen_and_accepts_numpy_integers():
+    import dataclasses
+
+    import numpy as np
+
+    from mlgeom.stats import Interval
+
+    iv = Interval(0.5, 0.0, 1.0, np.int64(3), 0.95, "t")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        iv.low = -1.0  # type: ignore[misc]

@@ -27,6 +27,7 @@ from sphinx.util.docutils import SphinxDirective
 
 logger = logging.getLogger(__name__)
 
+
 def _fmt(value) -> str:
     if value is None:
         return "—"
@@ -94,32 +95,105 @@ def book_notebooks(env) -> list[Path]:
     ]
 
 
+KIND_ORDER = ("result", "erratum", "check")
+KIND_TITLES = {
+    "result": "Results: what the paper claims, measured",
+    "erratum": "Errata: printed errors, shown by computation",
+    "check": "Checks: implementation and identity checks behind the narrative",
+}
+#: (summary key, short label, colour) in the order of the summary table and the overview figure.
+COUNT_COLUMNS = (
+    ("results held", "held", "#1a7f37"),
+    ("results held, not discriminating", "held, not discriminating", "#bf8700"),
+    ("results not held", "not held", "#cf222e"),
+    ("errata confirmed", "errata", "#8250df"),
+    ("checks passed", "checks passed", "#8c959f"),
+    ("checks failed", "checks failed", "#57606a"),
+)
+
+
+def _verdict(c: dict) -> nodes.inline:
+    from mlgeom.book.claims import summarize
+
+    counts = summarize([c])
+    if counts["results held"] or counts["checks passed"]:
+        return nodes.inline("", "✓ holds", classes=["claim-verdict", "claim-holds"])
+    if counts["results held, not discriminating"]:
+        return nodes.inline(
+            "", "≈ holds, not discriminating", classes=["claim-verdict", "claim-weak"]
+        )
+    if counts["errata confirmed"]:
+        return nodes.inline("", "✓ erratum confirmed", classes=["claim-verdict", "claim-erratum"])
+    if counts["errata not confirmed"]:
+        return nodes.inline("", "✗ printed text holds", classes=["claim-verdict", "claim-fails"])
+    return nodes.inline("", "✗ does not hold", classes=["claim-verdict", "claim-fails"])
+
+
+def _measured_cell(c: dict) -> nodes.paragraph:
+    cell = nodes.paragraph()
+    cell += nodes.Text(_fmt(c["measured"]))
+    iv = c.get("interval")
+    if iv:
+        cell += nodes.inline(
+            "",
+            f"[{_fmt(iv['low'])}, {_fmt(iv['high'])}] {iv['method']}",
+            classes=["claim-interval"],
+        )
+    elif c.get("seeds"):
+        cell += nodes.inline("", f"{c['seeds']} seeds", classes=["claim-interval"])
+    return cell
+
+
+def _baseline_cell(c: dict) -> nodes.Node:
+    base = c.get("baseline")
+    if base is None:
+        return nodes.Text("—")
+    if isinstance(base, str):
+        return nodes.inline("", f"none: {base}", classes=["claim-nobaseline"])
+    cell = nodes.paragraph()
+    cell += nodes.Text(f"{base['name']}: {_fmt(base['measured'])} ")
+    cell += nodes.inline(
+        "",
+        "passes too" if base["holds"] else "fails",
+        classes=["claim-weak" if base["holds"] else "claim-holds"],
+    )
+    return cell
+
+
+def load_records(env) -> list[tuple[str, dict | None, str | None]]:
+    """``(notebook, record or None, problem or None)`` for every chapter in the book."""
+    root = Path(env.srcdir)
+    out = []
+    for nb in book_notebooks(env):
+        path = root / "data" / "results" / f"{nb.stem}.json"
+        env.note_dependency(str(path))
+        if not path.exists():
+            out.append((nb.stem, None, f"no claims record {path} for {nb.name}"))
+            continue
+        try:
+            out.append((nb.stem, _load(path), None))
+        except (ValueError, json.JSONDecodeError) as exc:
+            out.append((nb.stem, None, f"{path}: {exc}"))
+    return out
+
+
 class ClaimsStatus(SphinxDirective):
-    """Render every notebook's claims record as tables."""
+    """Render every notebook's claims record: a summary of counts, then each chapter by kind."""
 
     has_content = False
 
     def run(self) -> list[nodes.Node]:
+        from mlgeom.book.claims import summarize
+
         root = Path(self.env.srcdir)
-        notebooks = book_notebooks(self.env)
         summary_rows: list[list[nodes.Node]] = []
-        claim_rows: list[list[nodes.Node]] = []
-        for nb in notebooks:
-            stem = nb.stem
+        totals = dict.fromkeys([k for k, _, _ in COUNT_COLUMNS], 0)
+        chapters: list[nodes.Node] = []
+        for stem, data, problem in load_records(self.env):
+            if data is None:
+                logger.warning(f"claims-status: {problem}", location=self.get_location())
+                continue
             docname = f"notebooks/{stem}"
-            record = root / "data" / "results" / f"{stem}.json"
-            self.env.note_dependency(str(record))
-            if not record.exists():
-                logger.warning(
-                    f"claims-status: no claims record {record} for {nb.name}",
-                    location=self.get_location(),
-                )
-                continue
-            try:
-                data = _load(record)
-            except (ValueError, json.JSONDecodeError) as exc:
-                logger.warning(f"claims-status: {record}: {exc}", location=self.get_location())
-                continue
             # The committed PROFILE=paper snapshot, when there is one (data/results/paper/).
             paper_record = root / "data" / "results" / "paper" / f"{stem}.json"
             self.env.note_dependency(str(paper_record))
@@ -132,69 +206,180 @@ class ClaimsStatus(SphinxDirective):
                         f"claims-status: {paper_record}: {exc}", location=self.get_location()
                     )
             claims = data["claims"]
-            n_hold = sum(c["holds"] for c in claims)
+            counts = summarize(claims)
+            for k in totals:
+                totals[k] += counts[k]
             summary_rows.append(
-                [
-                    _xref(stem, "doc", f"/{docname}", self.env.docname),
-                    nodes.Text(str(len(claims))),
-                    nodes.Text(str(n_hold)),
-                    nodes.Text(str(len(claims) - n_hold)),
-                    nodes.Text(str(data.get("profile", "?"))),
-                ]
+                [_xref(stem, "doc", f"/{docname}", self.env.docname)]
+                + [nodes.Text(str(counts[k])) for k, _, _ in COUNT_COLUMNS]
+                + [nodes.Text(str(data.get("profile", "?")))]
             )
-            for c in claims:
-                if c.get("section"):
-                    link = _xref(c["id"], "ref", c["section"], self.env.docname)
-                else:
-                    link = _xref(c["id"], "doc", f"/{docname}", self.env.docname)
-                claim_cell = nodes.paragraph()
-                claim_cell += link
-                claim_cell += nodes.inline("", c["statement"], classes=["claim-statement"])
-                if c.get("note"):
-                    claim_cell += nodes.emphasis("", f"Why: {c['note']}", classes=["claim-note"])
-                verdict = nodes.inline(
+            heading = nodes.rubric()
+            heading += _xref(stem, "doc", f"/{docname}", self.env.docname)
+            chapters.append(heading)
+            for kind in KIND_ORDER:
+                of_kind = [c for c in claims if c.get("kind") == kind]
+                if not of_kind:
+                    continue
+                chapters.append(nodes.paragraph("", "", nodes.strong("", KIND_TITLES[kind])))
+                chapters.append(self._kind_table(kind, of_kind, docname, at_scale))
+        summary_rows.append(
+            [nodes.strong("", "all chapters")]
+            + [nodes.strong("", str(totals[k])) for k, _, _ in COUNT_COLUMNS]
+            + [nodes.Text("")]
+        )
+        summary = _table(
+            ["Notebook", *[label for _, label, _ in COUNT_COLUMNS], "Profile"],
+            [26, 8, 12, 9, 8, 9, 9, 8],
+            summary_rows,
+            ["claims-summary"],
+        )
+        return [summary, *chapters]
+
+    def _kind_table(self, kind: str, claims: list[dict], docname: str, at_scale: dict):
+        rows = []
+        for c in claims:
+            if c.get("section"):
+                link = _xref(c["id"], "ref", c["section"], self.env.docname)
+            else:
+                link = _xref(c["id"], "doc", f"/{docname}", self.env.docname)
+            claim_cell = nodes.paragraph()
+            claim_cell += link
+            claim_cell += nodes.inline("", c["statement"], classes=["claim-statement"])
+            if c.get("scale"):
+                claim_cell += nodes.inline("", f"Scale: {c['scale']}", classes=["claim-scale"])
+            if c.get("note"):
+                claim_cell += nodes.emphasis("", f"Why: {c['note']}", classes=["claim-note"])
+            big = at_scale.get(c["id"])
+            scale_cell = (
+                nodes.Text("—")
+                if big is None
+                else nodes.inline(
                     "",
-                    "✓ holds" if c["holds"] else "✗ does not hold",
-                    classes=["claim-holds" if c["holds"] else "claim-fails"],
+                    f"{_fmt(big['measured'])} {'✓' if big['holds'] else '✗'}",
+                    classes=["claim-holds" if big["holds"] else "claim-fails"],
                 )
-                big = at_scale.get(c["id"])
-                scale_cell = (
-                    nodes.Text("—")
-                    if big is None
-                    else nodes.inline(
-                        "",
-                        f"{_fmt(big['measured'])} {'✓' if big['holds'] else '✗'}",
-                        classes=["claim-holds" if big["holds"] else "claim-fails"],
-                    )
-                )
-                claim_rows.append(
-                    [
-                        claim_cell,
-                        nodes.Text(_fmt(c["paper"])),
-                        nodes.Text(_fmt(c["measured"])),
-                        nodes.Text(str(c["criterion"])),
-                        verdict,
-                        scale_cell,
-                    ]
-                )
-        out: list[nodes.Node] = []
-        out.append(
-            _table(
-                ["Notebook", "Claims", "Hold", "Do not hold", "Profile"],
-                [30, 10, 10, 12, 10],
-                summary_rows,
-                ["claims-summary"],
             )
+            row = [
+                claim_cell,
+                nodes.Text(_fmt(c["paper"])),
+                _measured_cell(c),
+                nodes.Text(str(c["criterion"])),
+                _verdict(c),
+            ]
+            if kind == "result":
+                row += [_baseline_cell(c), scale_cell]
+            rows.append(row)
+        headers = ["Claim", "Paper", "Measured", "Criterion", "Verdict"]
+        widths = [40, 8, 12, 14, 12]
+        if kind == "result":
+            headers += ["Baseline (same criterion)", "Paper scale"]
+            widths = [34, 7, 12, 12, 11, 15, 9]
+        return _table(headers, widths, rows, ["claims-status", f"claims-{kind}"])
+
+
+def _overview_svg(rows: list[tuple[str, dict[str, int]]]) -> str:
+    """A horizontal stacked bar per chapter, one segment per count (no external file)."""
+    from html import escape
+
+    bar_h, gap, label_w, width = 22, 10, 250, 720
+    longest = max((sum(c.values()) for _, c in rows), default=1) or 1
+    unit = (width - label_w - 40) / longest
+    legend_h = 28
+    height = legend_h + len(rows) * (bar_h + gap) + 4
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'role="img" class="claims-overview" aria-labelledby="claims-overview-title">',
+        '<title id="claims-overview-title">Claims per chapter, by kind and verdict</title>',
+    ]
+    x = 0.0
+    for _, label, colour in COUNT_COLUMNS:
+        parts.append(f'<rect x="{x:.0f}" y="4" width="12" height="12" fill="{colour}"/>')
+        parts.append(f'<text x="{x + 16:.0f}" y="15" font-size="12">{escape(label)}</text>')
+        x += 16 + 7.2 * len(label) + 16
+    for i, (stem, counts) in enumerate(rows):
+        y = legend_h + i * (bar_h + gap)
+        parts.append(
+            f'<text x="{label_w - 8}" y="{y + bar_h * 0.7:.0f}" font-size="13" '
+            f'text-anchor="end">{escape(stem)}</text>'
         )
-        out.append(
-            _table(
-                ["Claim", "Paper", "Measured", "Criterion", "Verdict", "Paper scale"],
-                [44, 8, 9, 16, 12, 11],
-                claim_rows,
-                ["claims-status"],
+        x = float(label_w)
+        for key, label, colour in COUNT_COLUMNS:
+            n = counts.get(key, 0)
+            if not n:
+                continue
+            w = n * unit
+            parts.append(
+                f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="{colour}">'
+                f"<title>{escape(stem)}: {n} {escape(label)}</title></rect>"
             )
+            if w >= 18:
+                parts.append(
+                    f'<text x="{x + w / 2:.1f}" y="{y + bar_h * 0.7:.0f}" font-size="12" '
+                    f'class="bar-count" text-anchor="middle">{n}</text>'
+                )
+            x += w
+        parts.append(
+            f'<text x="{x + 6:.1f}" y="{y + bar_h * 0.7:.0f}" font-size="12">'
+            f"{sum(counts.values())}</text>"
         )
-        return out
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+class ClaimsOverview(SphinxDirective):
+    """A captioned figure of every chapter's claims, by kind and verdict (from the records).
+
+    The directive's content is the caption.
+    """
+
+    has_content = True
+    option_spec = {"name": lambda arg: arg.strip()}
+
+    def run(self) -> list[nodes.Node]:
+        from mlgeom.book.claims import summarize
+
+        rows = []
+        for stem, data, problem in load_records(self.env):
+            if data is None:
+                logger.warning(f"claims-overview: {problem}", location=self.get_location())
+                continue
+            rows.append((stem, summarize(data["claims"])))
+        figure = nodes.figure(classes=["claims-overview-figure"])
+        figure += nodes.raw("", _overview_svg(rows), format="html")
+        caption = nodes.caption()
+        text = "\n".join(self.content) or "Claims per chapter, by kind and verdict."
+        inline, messages = self.state.inline_text(text, self.lineno)
+        caption += inline
+        figure += caption
+        if "name" in self.options:
+            self.add_name(figure)
+        return [figure, *messages]
+
+
+def claims_counts_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{claims-counts}`notebook``: the chapter's counts in a few words (intro's table)."""
+    from mlgeom.book.claims import summarize
+
+    env = inliner.document.settings.env
+    path = Path(env.srcdir) / "data" / "results" / f"{text}.json"
+    env.note_dependency(str(path))
+    try:
+        counts = summarize(_load(path)["claims"])
+    except (ValueError, OSError) as exc:
+        msg = inliner.reporter.warning(f"claims-counts: {exc}", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    results = sum(counts[k] for k in ("results held", "results held, not discriminating"))
+    results += counts["results not held"]
+    checks = counts["checks passed"] + counts["checks failed"]
+    words = (
+        f"{counts['results held']} of {results} results hold and discriminate"
+        f" ({counts['results held, not discriminating']} hold without discriminating,"
+        f" {counts['results not held']} do not hold); "
+        f"{counts['errata confirmed']} errata; "
+        f"{counts['checks passed']} of {checks} checks pass"
+    )
+    return [nodes.inline(rawtext, words, classes=["claims-counts"])], []
 
 
 RUN_FIELDS = ("wall_time_s", "peak_rss_mb", "date", "commit", "machine")
@@ -292,6 +477,8 @@ def _add_static(app, config):
 
 def setup(app):
     app.add_directive("claims-status", ClaimsStatus)
+    app.add_directive("claims-overview", ClaimsOverview)
+    app.add_role("claims-counts", claims_counts_role)
     app.add_directive("run-times", RunTimes)
     app.connect("config-inited", _add_static)
     app.add_css_file("claims_status.css")

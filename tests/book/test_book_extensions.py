@@ -73,7 +73,8 @@ def test_committed_run_report_covers_every_chapter_at_the_book_profile():
 def test_the_status_page_reads_records_with_the_packages_validation(tmp_path):
     """A duplicate id or a record naming another notebook is refused by the status page too."""
     ext = _load("claims_status")
-    claim = {"id": "a", "statement": "s", "paper": None, "measured": 1, "criterion": "c"}
+    claim = {"id": "a", "kind": "check", "statement": "s", "paper": None, "measured": 1}
+    claim["criterion"] = "c"
     rows = [{**claim, "holds": True}, {**claim, "holds": False}]
     path = tmp_path / "nb.json"
     path.write_text(json.dumps({"notebook": "nb", "profile": "book", "claims": rows}))
@@ -101,3 +102,43 @@ def test_duplicate_inline_scripts_are_dropped_in_place():
     ext.dedupe_scripts(None, "page", "page.html", context, None)
     assert context["script_files"] is scripts  # later handlers append to this same list
     assert scripts == [a, c, d]
+
+
+def test_the_overview_figure_draws_one_bar_segment_per_nonzero_count():
+    import xml.etree.ElementTree as ET
+
+    ext = _load("claims_status")
+    counts = {"results held": 3, "results held, not discriminating": 1, "checks passed": 5}
+    svg = ext._overview_svg([("nb_a", counts), ("nb_b", {"errata confirmed": 2})])
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    bars = [r for r in root.iter(f"{ns}rect") if r.find(f"{ns}title") is not None]
+    titles = sorted(r.find(f"{ns}title").text for r in bars)
+    assert titles == [
+        "nb_a: 1 held, not discriminating",
+        "nb_a: 3 held",
+        "nb_a: 5 checks passed",
+        "nb_b: 2 errata",
+    ]
+    widths = {r.find(f"{ns}title").text: float(r.get("width")) for r in bars}
+    one = widths["nb_a: 1 held, not discriminating"]
+    assert widths["nb_a: 3 held"] == pytest.approx(3 * one, abs=0.2)  # drawn to 0.1 px
+
+
+@pytest.mark.parametrize(
+    "claim, text",
+    [
+        ({"kind": "result", "holds": True, "discriminating": True}, "✓ holds"),
+        ({"kind": "result", "holds": True, "discriminating": False}, "≈ holds, not discriminating"),
+        ({"kind": "result", "holds": True, "discriminating": None}, "✓ holds"),
+        ({"kind": "result", "holds": False, "discriminating": False}, "✗ does not hold"),
+        ({"kind": "erratum", "holds": False}, "✓ erratum confirmed"),
+        ({"kind": "erratum", "holds": True}, "✗ printed text holds"),
+        ({"kind": "check", "holds": True}, "✓ holds"),
+        ({"kind": "check", "holds": False}, "✗ does not hold"),
+    ],
+)
+def test_the_status_page_names_each_verdict_by_kind(claim, text):
+    ext = _load("claims_status")
+    node = ext._verdict(claim)
+    assert node.astext() == text and "claim-verdict" in node["classes"]

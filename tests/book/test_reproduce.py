@@ -18,6 +18,7 @@ import psutil
 import pytest
 
 from mlgeom.book import reproduce
+from mlgeom.book.registry import load_registry, registry_path
 
 CELLS = [
     ('PROFILE = "book"', ["parameters"]),
@@ -30,12 +31,22 @@ CELLS = [
     (
         "from mlgeom.book import claims as C\n"
         'record = C.ClaimsRecord("tiny", PROFILE)\n'
-        'record.check("tiny.x", "x is small", measured=1.0, criterion=C.at_most(2))\n'
+        'record.measure("tiny.x", 1.0)\n'
         "record.write()",
         [],
     ),
     ('if os.environ.get("TINY_FAIL"):\n    raise RuntimeError("fails after the record")', []),
 ]
+
+#: The tiny notebook's criteria registry, ``data/claims/tiny.toml`` of the throw-away project.
+REGISTRY = """notebook = "tiny"
+
+[[claim]]
+id = "tiny.x"
+kind = "check"
+statement = "x is small"
+criterion = "<= 2"
+"""
 
 
 @pytest.fixture
@@ -52,10 +63,18 @@ def project(tmp_path, monkeypatch):
     path = tmp_path / "notebooks" / "tiny.ipynb"
     path.parent.mkdir()
     nbformat.write(nb, path)
+    registry = tmp_path / "data" / "claims" / "tiny.toml"
+    registry.parent.mkdir(parents=True)
+    registry.write_text(REGISTRY, encoding="utf-8")
     os.chmod(path, 0o664)
     monkeypatch.setenv("MLGEOM_ROOT", str(tmp_path))
     monkeypatch.setenv("TINY_PIDFILE", str(tmp_path / "kernel.pid"))
     return tmp_path
+
+
+def test_the_registry_is_found_under_mlgeom_root(project):
+    assert registry_path("tiny") == project / "data" / "claims" / "tiny.toml"
+    assert list(load_registry("tiny").entries) == ["tiny.x"]
 
 
 def _scratch_left(root):
@@ -67,6 +86,13 @@ def test_success_writes_notebook_and_record_and_keeps_the_mode(project):
     report = reproduce.run("book", ["tiny"])
     record = json.loads((project / "data" / "results" / "tiny.json").read_text())
     assert record["notebook"] == "tiny" and record["claims"][0]["holds"] is True
+    claim = record["claims"][0]
+    assert (claim["id"], claim["kind"], claim["statement"], claim["criterion"]) == (
+        "tiny.x",
+        "check",
+        "x is small",
+        "≤ 2",
+    )
     nb_path = project / "notebooks" / "tiny.ipynb"
     nb = nbformat.read(nb_path, as_version=4)
     assert all(c.execution_count for c in nb.cells)

@@ -5,7 +5,8 @@ module                 what it does
 =====================  ========================================================================
 :mod:`.paths`          where the project's folders are (``data/``, ``data/results/``)
 :mod:`.profiles`       the ``smoke`` / ``book`` / ``paper`` scales (:func:`pick`)
-:mod:`.claims`         claims records: what each notebook checks, measures and concludes
+:mod:`.claims`         claims records: what each notebook measured, judged by its registry
+:mod:`.registry`       the criteria registries, ``data/claims/<notebook>.toml`` (preregistration)
 :mod:`.tables`         DataFrames shown in Jupyter and glued as captioned book tables
 :mod:`.plotting`       the house style of every figure
 :mod:`.data`           the data manifest, checksums and the one clear error for missing data
@@ -22,7 +23,9 @@ __getattr__, __dir__, __all__ = attach(
     __name__,
     {
         "claims": [
+            "COUNT_KEYS",
             "SIGNIFICANT_DIGITS",
+            "Baseline",
             "Claim",
             "ClaimsRecord",
             "Criterion",
@@ -33,8 +36,20 @@ __getattr__, __dir__, __all__ = attach(
             "equals",
             "load_record",
             "predicate",
+            "summarize",
+            "summary_sentence",
             "within_abs",
             "within_rel",
+        ],
+        "registry": [
+            "KINDS",
+            "Bounds",
+            "Registry",
+            "RegistryEntry",
+            "load_registry",
+            "parse_criterion",
+            "registry_dir",
+            "registry_path",
         ],
         "data": [
             "DataError",

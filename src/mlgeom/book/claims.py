@@ -1,24 +1,24 @@
-"""Claims records: what each notebook checks, what it measured, and whether the claim held.
+"""Claims records: what each notebook measured, judged by its preregistered criteria.
 
-Every notebook states the paper's claims it checks, measures them, and writes one record,
-``data/results/<notebook>.json`` (the contract in ``shared/spec/README.md``)::
+Each chapter's claims (statement, kind, the paper's value, criterion, baseline) are registered
+in ``data/claims/<notebook>.toml`` (:mod:`mlgeom.book.registry`); the notebook supplies only
+measurements and writes one record, ``data/results/<notebook>.json`` (the contract in
+``CONTRIBUTING.md``)::
 
     record = ClaimsRecord("geometry_primer", profile=PROFILE)
-    record.check(
+    record.measure(
         "primer.polyfit.best-degree",
-        "p = 2 has the lowest test SSE",
-        paper=2,
-        measured=best_p,
-        criterion=equals(2),
-        section="primer-cross-validation",
+        best_p,
+        scale="20 points, degrees 1-8",
+        baseline=majority_degree,
     )
     record.write()
 
-The verdict ``holds`` is *computed* by applying the criterion to the measured value; there
-is no way to pass a verdict in, and :meth:`ClaimsRecord.check` refuses a ``holds`` argument.
-A criterion is a :class:`Criterion`: a human-readable description (stored in the record and
-shown on the status page) and a predicate. The factories below cover the usual comparisons;
-:func:`predicate` wraps any other test.
+The verdict ``holds`` is *computed* by applying the registry's criterion to the measurement
+(or, where the registry says ``judge = "interval"``, to its 95% interval over seeds); there is
+no way to pass a verdict in. A result's baseline is judged by the same criterion, and the
+result is *discriminating* when it holds and the baseline does not. :class:`Claim` and the
+criterion factories below are the layer underneath, also used by the unit tests.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from numbers import Integral, Real
 from pathlib import Path
@@ -38,8 +38,12 @@ import pandas as pd
 
 from mlgeom.book.paths import results_dir
 from mlgeom.book.profiles import check_profile
+from mlgeom.book.registry import KINDS, Bounds, Registry, _fmt, load_registry
+from mlgeom.stats import Interval
 
 __all__ = [
+    "COUNT_KEYS",
+    "Baseline",
     "Claim",
     "ClaimsRecord",
     "Criterion",
@@ -50,6 +54,8 @@ __all__ = [
     "compare_records",
     "load_record",
     "predicate",
+    "summarize",
+    "summary_sentence",
     "within_abs",
     "within_rel",
     "SIGNIFICANT_DIGITS",
@@ -71,10 +77,13 @@ class Criterion:
         What the test is, in words, e.g. ``"within 15% of the paper's value"``.
     test : callable
         ``test(value) -> bool``.
+    bounds : Bounds, optional
+        The admissible set, where the test is a comparison (needed to judge an interval).
     """
 
     description: str
     test: Callable[[Any], bool]
+    bounds: Bounds | None = None
 
     def __call__(self, value: Any) -> bool:
         """Apply the test; anything but a boolean result is an error."""
@@ -93,21 +102,6 @@ def _finite(name: str, x: Any) -> float:
     return float(x)
 
 
-def _fmt(x: float) -> str:
-    """Return the shortest text that reads back as ``x`` (criteria show their real tolerance)."""
-    v = float(x)
-    for digits in range(1, 18):
-        text = f"{v:.{digits}g}"
-        if float(text) == v:
-            break
-    else:
-        text = repr(v)
-    if "e" in text and -5 <= int(text.split("e")[1]) < 6:  # 2e+01 reads better as 20
-        text = repr(v)
-        text = text[:-2] if text.endswith(".0") else text
-    return text
-
-
 def within_rel(target: float, rel: float) -> Criterion:
     """Measured value within a relative tolerance ``rel`` of ``target``: ``|m - t| <= rel |t|``."""
     t, r = _finite("target", target), _finite("rel", rel)
@@ -116,6 +110,7 @@ def within_rel(target: float, rel: float) -> Criterion:
     return Criterion(
         f"within {_fmt(100 * r)}% of {_fmt(t)}",
         lambda m: abs(_finite("measured", m) - t) <= r * abs(t),
+        Bounds(low=t - r * abs(t), high=t + r * abs(t)),
     )
 
 
@@ -125,7 +120,9 @@ def within_abs(target: float, tol: float) -> Criterion:
     if a < 0:
         raise ValueError(f"tol must be >= 0; got {tol!r}")
     return Criterion(
-        f"within ±{_fmt(a)} of {_fmt(t)}", lambda m: abs(_finite("measured", m) - t) <= a
+        f"within ±{_fmt(a)} of {_fmt(t)}",
+        lambda m: abs(_finite("measured", m) - t) <= a,
+        Bounds(low=t - a, high=t + a),
     )
 
 
@@ -133,14 +130,14 @@ def at_most(bound: float, *, label: str | None = None) -> Criterion:
     """Measured value at most ``bound`` (``label`` names the bound in the description)."""
     b = _finite("bound", bound)
     name = label if label is not None else _fmt(b)
-    return Criterion(f"≤ {name}", lambda m: _finite("measured", m) <= b)
+    return Criterion(f"≤ {name}", lambda m: _finite("measured", m) <= b, Bounds(high=b))
 
 
 def at_least(bound: float, *, label: str | None = None) -> Criterion:
     """Measured value at least ``bound`` (``label`` names the bound in the description)."""
     b = _finite("bound", bound)
     name = label if label is not None else _fmt(b)
-    return Criterion(f"≥ {name}", lambda m: _finite("measured", m) >= b)
+    return Criterion(f"≥ {name}", lambda m: _finite("measured", m) >= b, Bounds(low=b))
 
 
 def between(low: float, high: float) -> Criterion:
@@ -148,7 +145,11 @@ def between(low: float, high: float) -> Criterion:
     lo, hi = _finite("low", low), _finite("high", high)
     if lo > hi:
         raise ValueError(f"low must be <= high; got low={low!r}, high={high!r}")
-    return Criterion(f"in [{_fmt(lo)}, {_fmt(hi)}]", lambda m: lo <= _finite("measured", m) <= hi)
+    return Criterion(
+        f"in [{_fmt(lo)}, {_fmt(hi)}]",
+        lambda m: lo <= _finite("measured", m) <= hi,
+        Bounds(low=lo, high=hi),
+    )
 
 
 def equals(expected: Any) -> Criterion:
@@ -200,9 +201,76 @@ def _stored_value(name: str, x: Any, criterion: Criterion, holds: bool) -> Any:
     return v  # 17 significant digits always read back as v itself
 
 
+def _criterion_from(bounds: Bounds, description: str) -> Criterion:
+    return Criterion(description, bounds.contains, bounds)
+
+
+def _interval_json(iv: Interval, keep: Callable[[float, float], bool] | None) -> dict[str, Any]:
+    """Return the interval as stored: as few digits as give back the same verdict (``keep``)."""
+    for digits in range(SIGNIFICANT_DIGITS, 18):
+        lo, hi = float(f"{iv.low:.{digits}g}"), float(f"{iv.high:.{digits}g}")
+        if keep is None or keep(lo, hi):
+            break
+    else:
+        lo, hi = iv.low, iv.high
+    return {"low": lo, "high": hi, "level": iv.level, "method": iv.method}
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The same criterion evaluated on the honest strawman, run on the same data.
+
+    Attributes
+    ----------
+    name : str
+        The strawman, from the registry (``"uniform guessing"``, ``"plain Perceptron"``).
+    measured : float, int or str
+        Its measurement.
+    holds : bool
+        Whether the strawman passes the claim's criterion (on an interval claim: whether any
+        part of its interval does, so that it fails only with confidence).
+    interval : Interval, optional
+        Its interval over seeds.
+    on_value : bool, default=False
+        Whether the criterion was applied to another value than ``measured``.
+    """
+
+    name: str
+    measured: Any
+    holds: bool
+    interval: Interval | None = None
+    on_value: bool = False
+
+    def to_json(
+        self, criterion: Criterion | None = None, bounds: Bounds | None = None
+    ) -> dict[str, Any]:
+        """Return the record's ``baseline`` object.
+
+        With ``criterion`` (a point claim judged on ``measured`` itself) the number, and with
+        ``bounds`` (an interval claim) the interval, is stored at a precision that gives back
+        the stored verdict.
+        """
+        name = f"baseline {self.name}: measured"
+        measured = (
+            _stored_value(name, self.measured, criterion, self.holds)
+            if criterion is not None and self.interval is None
+            else _json_value(name, self.measured)
+        )
+        out: dict[str, Any] = {"name": self.name, "measured": measured, "holds": self.holds}
+        if self.interval is not None:
+            keep = None
+            if bounds is not None:
+
+                def keep(lo: float, hi: float) -> bool:
+                    return bounds.contains_any(lo, hi) == self.holds
+
+            out["interval"] = _interval_json(self.interval, keep)
+        return out
+
+
 @dataclass(frozen=True, repr=False)
 class Claim:
-    """One checked claim. ``holds`` is computed from ``criterion`` and ``value``; never passed in.
+    """One judged claim. ``holds`` is computed from ``criterion`` and the measurement.
 
     Parameters
     ----------
@@ -223,6 +291,18 @@ class Claim:
         MyST label of the notebook section that checks the claim (linked from the status page).
     note : str, optional
         One sentence on why a claim does not hold or on how it was read.
+    kind : {"result", "erratum", "check"}, default="check"
+        What the claim is (see :mod:`mlgeom.book.registry`).
+    judge : {"point", "interval"}, default="point"
+        Judge ``measured`` (or ``value``) or the whole ``interval``.
+    interval : Interval, optional
+        The 95% interval of ``measured`` over seeds; required when ``judge="interval"``.
+    seeds : int, optional
+        How many seeds the measurement rests on.
+    scale : str, optional
+        The horizon, sample size or dimension range of the measurement.
+    baseline : Baseline or str, optional
+        The strawman's run, or a sentence saying why none applies.
     """
 
     id: str
@@ -233,6 +313,12 @@ class Claim:
     value: Any = None
     section: str | None = None
     note: str | None = None
+    kind: str = "check"
+    judge: str = "point"
+    interval: Interval | None = None
+    seeds: int | None = None
+    scale: str | None = None
+    baseline: Baseline | str | None = None
     holds: bool = field(init=False)
 
     def __post_init__(self) -> None:
@@ -245,38 +331,120 @@ class Claim:
                 f"claim {self.id}: criterion must be a Criterion (use within_rel, at_most, "
                 f"predicate, ...); got {self.criterion!r}"
             )
+        if self.kind not in KINDS:
+            raise ValueError(f"claim {self.id}: kind must be one of {KINDS}; got {self.kind!r}")
+        if self.judge not in ("point", "interval"):
+            raise ValueError(f"claim {self.id}: judge must be 'point' or 'interval'")
+        if self.interval is not None and not isinstance(self.interval, Interval):
+            raise ValueError(
+                f"claim {self.id}: interval must be an mlgeom.stats.Interval "
+                f"(mean_interval, paired_interval); got {self.interval!r}"
+            )
+        if self.seeds is not None and (
+            isinstance(self.seeds, bool) or not isinstance(self.seeds, Integral) or self.seeds < 1
+        ):
+            raise ValueError(f"claim {self.id}: seeds must be an integer >= 1; got {self.seeds!r}")
+        if self.scale is not None and (not isinstance(self.scale, str) or not self.scale.strip()):
+            raise ValueError(
+                f"claim {self.id}: scale must be a non-empty string; got {self.scale!r}"
+            )
         object.__setattr__(self, "paper", _json_value(f"claim {self.id}: paper", self.paper))
+        if self.measured is None:
+            raise ValueError(f"claim {self.id}: measured must not be None")
+        name = f"claim {self.id}: measured"
+        if self.judge == "interval":
+            iv, bounds = self.interval, self.criterion.bounds
+            if iv is None:
+                raise ValueError(
+                    f"claim {self.id} is judged on its interval; pass interval=mean_interval(...)"
+                )
+            if bounds is None:
+                raise ValueError(f"claim {self.id}: an interval needs a criterion with bounds")
+            holds = bounds.contains_all(iv.low, iv.high)
+            object.__setattr__(self, "holds", holds)
+            object.__setattr__(self, "measured", _json_value(name, self.measured))
+            if self.seeds is None:
+                object.__setattr__(self, "seeds", iv.n)
+            return
         tested = self.measured if self.value is None else self.value
         holds = self.criterion(tested)
         object.__setattr__(self, "holds", holds)
-        name = f"claim {self.id}: measured"
         stored = (
             _stored_value(name, self.measured, self.criterion, holds)
             if self.value is None
             else _json_value(name, self.measured)
         )
         object.__setattr__(self, "measured", stored)
-        if self.measured is None:
-            raise ValueError(f"claim {self.id}: measured must not be None")
+
+    @property
+    def discriminating(self) -> bool | None:
+        """True when the claim holds and its baseline does not; ``None`` without a baseline run."""
+        if not isinstance(self.baseline, Baseline):
+            return None
+        return self.holds and not self.baseline.holds
+
+    @property
+    def verdict(self) -> str:
+        """The verdict in words, by kind (an erratum is *confirmed* when the printed text fails)."""
+        if self.kind == "erratum":
+            return "erratum confirmed" if not self.holds else "printed text holds"
+        if not self.holds:
+            return "does not hold"
+        if self.kind == "result" and self.discriminating is False:
+            return "holds, not discriminating"
+        return "holds"
 
     def __repr__(self) -> str:
         """One deterministic line a reader can check: verdict, measured vs paper, criterion."""
         paper = "" if self.paper is None else f" (paper: {self.paper})"
-        verdict = "holds" if self.holds else "does not hold"
+        ci = ""
+        if self.interval is not None:
+            ci = f" [{self.interval.low:.4g}, {self.interval.high:.4g}]"
+        base = ""
+        if isinstance(self.baseline, Baseline):
+            base = f"; {self.baseline.name}: {self.baseline.measured!r:.12}" + (
+                " passes too" if self.baseline.holds else " fails"
+            )
         return (
-            f"{self.id}: measured {self.measured}{paper}; {self.criterion.description} → {verdict}"
+            f"{self.id}: measured {self.measured}{ci}{paper}; {self.criterion.description} → "
+            f"{self.verdict}{base}"
         )
 
     def to_json(self) -> dict[str, Any]:
-        """Return the record entry (the contract's fields plus ``section`` and ``note``)."""
+        """Return the record entry (the contract's fields, in a fixed order)."""
         out: dict[str, Any] = {
             "id": self.id,
+            "kind": self.kind,
             "statement": self.statement,
             "paper": self.paper,
             "measured": self.measured,
             "criterion": self.criterion.description,
+            "judge": self.judge,
             "holds": self.holds,
         }
+        if isinstance(self.baseline, Baseline):
+            judged_on_measured = self.judge == "point" and not self.baseline.on_value
+            out["baseline"] = self.baseline.to_json(
+                self.criterion if judged_on_measured else None,
+                self.criterion.bounds if self.judge == "interval" else None,
+            )
+            out["discriminating"] = self.discriminating
+        elif self.baseline is not None:
+            out["baseline"] = self.baseline
+            out["discriminating"] = None
+        if self.seeds is not None:
+            out["seeds"] = int(self.seeds)
+        if self.interval is not None:
+            bounds = self.criterion.bounds
+            keep = None
+            if self.judge == "interval" and bounds is not None:
+
+                def keep(lo: float, hi: float) -> bool:
+                    return bounds.contains_all(lo, hi) == self.holds
+
+            out["interval"] = _interval_json(self.interval, keep)
+        if self.scale is not None:
+            out["scale"] = self.scale
         if self.section is not None:
             out["section"] = self.section
         if self.note is not None:
@@ -285,7 +453,7 @@ class Claim:
 
 
 class ClaimsRecord:
-    """The claims a notebook checks, written to ``<results_dir>/<notebook>.json``.
+    """The claims a notebook measures, judged by its registry and written to ``<notebook>.json``.
 
     Parameters
     ----------
@@ -295,9 +463,17 @@ class ClaimsRecord:
         The run's profile; non-``book`` records go to a sub-folder named after the profile.
     directory : path-like, optional
         Override the results folder (default: :func:`mlgeom.book.paths.results_dir`).
+    registry : Registry or path-like, optional
+        The criteria registry (default: ``data/claims/<notebook>.toml``).
     """
 
-    def __init__(self, notebook: str, profile: str, directory: str | os.PathLike | None = None):
+    def __init__(
+        self,
+        notebook: str,
+        profile: str,
+        directory: str | os.PathLike | None = None,
+        registry: Registry | str | os.PathLike | None = None,
+    ):
         if not isinstance(notebook, str) or not notebook or "/" in notebook:
             raise ValueError(
                 f"notebook must be a notebook stem like 'geometry_primer'; got {notebook!r}"
@@ -305,58 +481,147 @@ class ClaimsRecord:
         self.notebook = notebook
         self.profile = check_profile(profile)
         self.directory = Path(directory) if directory is not None else results_dir(self.profile)
+        self.registry = (
+            registry if isinstance(registry, Registry) else load_registry(notebook, registry)
+        )
         self._claims: dict[str, Claim] = {}
 
-    def check(self, id: str, statement: str, **kwargs: Any) -> Claim:  # noqa: A002
-        """Record one claim and return it with its computed verdict.
+    def measure(  # noqa: PLR0913
+        self,
+        id: str,  # noqa: A002
+        measured: Any,
+        *,
+        value: Any = None,
+        refs: Mapping[str, Any] | None = None,
+        scale: str | None = None,
+        interval: Interval | None = None,
+        seeds: int | None = None,
+        baseline: Any = None,
+        baseline_value: Any = None,
+        baseline_interval: Interval | None = None,
+        note: str | None = None,
+    ) -> Claim:
+        """Judge one preregistered claim on a measurement and record it.
 
-        Keyword arguments are those of :class:`Claim` (``paper``, ``measured``,
-        ``criterion``, ``value``, ``section``, ``note``), plus ``note_if_fails``: a note kept
-        only when the claim does not hold (the reason it fails), so that the caller does not
-        test the criterion a second time to decide. Passing ``holds`` is refused: a verdict is
-        computed, never given by hand. Checking an id twice replaces the earlier entry
-        (re-running a cell must not duplicate claims); the same id with another statement or
-        section is an error (two claims must not share an id).
+        Parameters
+        ----------
+        id : str
+            The claim's id in the registry.
+        measured : float, int or str
+            The measurement (the mean over seeds for an interval claim).
+        value : object, optional
+            What the criterion is applied to when it is not ``measured`` (a boolean shown
+            as a sentence, say).
+        refs : mapping, optional
+            Values of the names the criterion uses (a theorem's bound computed at run time).
+        scale : str
+            The horizon, sample size or dimension range; required for a result.
+        interval, seeds : optional
+            The 95% interval (:func:`mlgeom.stats.mean_interval`) and the number of seeds;
+            the interval is required when the registry judges on it, refused otherwise.
+        baseline, baseline_value, baseline_interval : optional
+            The strawman's measurement (and what its criterion sees, and its interval); required
+            when the registry names a baseline, refused otherwise.
+        note : str, optional
+            A sentence computed by the notebook (the registry's ``note``/``note_if_fails`` is
+            used when this is not given).
+
+        Returns
+        -------
+        Claim
+            With its computed verdict. Measuring an id again replaces the earlier entry
+            (re-running a cell must not duplicate a claim).
         """
-        if "holds" in kwargs:
+        entry = self.registry[id]
+        where = f"claim {id}"
+        allowed = set(entry.criterion.names()) - {"paper"}
+        given = dict(refs or {})
+        if set(given) != allowed:
             raise TypeError(
-                f"claim {id}: 'holds' cannot be given by hand; pass a criterion and the verdict "
-                "is computed from the measurement"
+                f"{where}: the criterion {entry.criterion.text!r} needs refs {sorted(allowed)}; "
+                f"got {sorted(given)}"
             )
-        known = {"paper", "measured", "criterion", "value", "section", "note", "note_if_fails"}
-        unknown = set(kwargs) - known
-        if unknown:
-            raise TypeError(f"claim {id}: unknown argument(s) {sorted(unknown)}")
-        if "measured" not in kwargs or "criterion" not in kwargs:
-            raise TypeError(f"claim {id}: 'measured' and 'criterion' are required")
-        if_fails = kwargs.pop("note_if_fails", None)
-        if if_fails is not None and kwargs.get("note") is not None:
-            raise TypeError(f"claim {id}: give either 'note' or 'note_if_fails', not both")
-        claim = Claim(id, statement, kwargs.pop("paper", None), **kwargs)
-        if if_fails is not None and not claim.holds:
-            claim = replace(claim, note=if_fails)
-        earlier = self._claims.get(claim.id)
-        if earlier is not None and (earlier.statement, earlier.section) != (
-            claim.statement,
-            claim.section,
-        ):
-            raise ValueError(
-                f"claim id {claim.id!r} is already used for {earlier.statement!r} "
-                f"(section {earlier.section}); ids must be unique"
+        given["paper"] = entry.paper
+        bounds, description = entry.criterion.resolve(given)
+        criterion = _criterion_from(bounds, description)
+        if entry.judge == "interval" and interval is None:
+            raise TypeError(f"{where}: the registry judges it on an interval; pass interval=")
+        if entry.judge == "point" and interval is not None:
+            raise TypeError(
+                f"{where}: an interval was given but the registry judges the point value; "
+                'set judge = "interval" in the registry (a reviewed change) or drop it'
             )
-        self._claims[claim.id] = claim
+        if entry.kind == "result" and scale is None:
+            raise TypeError(f"{where}: a result needs scale= (its horizon, size or range)")
+        base: Baseline | str | None = None
+        if entry.baseline is not None:
+            if baseline is None:
+                raise TypeError(
+                    f"{where}: the registry names the baseline {entry.baseline!r}; pass baseline="
+                )
+            if entry.judge == "interval":
+                if baseline_interval is None:
+                    raise TypeError(f"{where}: pass baseline_interval= (judged on intervals)")
+                b_holds = bounds.contains_any(baseline_interval.low, baseline_interval.high)
+            else:
+                if baseline_interval is not None:
+                    raise TypeError(f"{where}: baseline_interval= given for a point claim")
+                b_holds = criterion(baseline if baseline_value is None else baseline_value)
+            _json_value(f"{where}: baseline", baseline)  # refuses a non-finite number now
+            base = Baseline(
+                entry.baseline, baseline, b_holds, baseline_interval, baseline_value is not None
+            )
+        else:
+            if baseline is not None or baseline_value is not None or baseline_interval is not None:
+                raise TypeError(f"{where}: the registry names no baseline; none can be passed")
+            base = entry.no_baseline
+        claim = Claim(
+            id,
+            entry.statement,
+            entry.paper,
+            measured,
+            criterion,
+            value=value,
+            section=entry.section,
+            note=None,
+            kind=entry.kind,
+            judge=entry.judge,
+            interval=interval,
+            seeds=seeds,
+            scale=scale,
+            baseline=base,
+        )
+        if note is None:
+            note = entry.note if entry.note is not None else None
+            if entry.note_if_fails is not None and not claim.holds:
+                note = entry.note_if_fails
+        if note is not None:
+            claim = replace(claim, note=note)
+        self._claims[id] = claim
         return claim
 
     @property
     def claims(self) -> list[Claim]:
-        """The recorded claims in the order they were first checked."""
-        return list(self._claims.values())
+        """The recorded claims in registry order."""
+        return [self._claims[i] for i in self.registry.entries if i in self._claims]
 
     def __getitem__(self, claim_id: str) -> Claim:
         return self._claims[claim_id]
 
     def __len__(self) -> int:
         return len(self._claims)
+
+    def unmeasured(self) -> list[str]:
+        """Registry ids not measured yet."""
+        return [i for i in self.registry.entries if i not in self._claims]
+
+    def counts(self) -> dict[str, int]:
+        """Return the summary counts (see :func:`summarize`)."""
+        return summarize(c.to_json() for c in self.claims)
+
+    def summary(self) -> str:
+        """Return the chapter's counts in one sentence (each chapter's summary section shows it)."""
+        return summary_sentence(self.counts())
 
     def to_json(self) -> dict[str, Any]:
         """Return the whole record as the contract's JSON object."""
@@ -372,10 +637,14 @@ class ClaimsRecord:
         return self.directory / f"{self.notebook}.json"
 
     def write(self) -> Path:
-        """Write the record atomically (temporary file, then rename) and return its path."""
-        if not self._claims:
+        """Write the record atomically (temporary file, then rename) and return its path.
+
+        Refuses while a registry entry is unmeasured: a preregistered claim is never dropped.
+        """
+        missing = self.unmeasured()
+        if missing:
             raise ValueError(
-                f"record {self.notebook}: no claims checked; refusing to write an empty record"
+                f"record {self.notebook}: registry entries never measured: {', '.join(missing)}"
             )
         self.directory.mkdir(parents=True, exist_ok=True)
         text = json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
@@ -398,23 +667,30 @@ class ClaimsRecord:
             Only these claims, in this order (default: all).
         """
         chosen = self.claims if ids is None else [self._claims[i] for i in ids]
-        rows = [
-            {
+        rows = []
+        for c in chosen:
+            row = {
                 "claim": c.id,
+                "kind": c.kind,
                 "paper": "—" if c.paper is None else c.paper,
                 "measured": c.measured,
                 "criterion": c.criterion.description,
-                "verdict": "holds" if c.holds else "fails",
+                "verdict": c.verdict,
             }
-            for c in chosen
-        ]
-        return pd.DataFrame(rows).set_index("claim")
+            if c.interval is not None:
+                row["95% interval"] = f"[{c.interval.low:.4g}, {c.interval.high:.4g}]"
+            if isinstance(c.baseline, Baseline):
+                row["baseline"] = f"{c.baseline.name}: {c.baseline.measured!s:.10}" + (
+                    " (passes)" if c.baseline.holds else " (fails)"
+                )
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("claim").fillna("")
 
     def glue(self, claim_id: str, fmt: str = "{:.4g}") -> None:
         """Glue a claim's measured value and verdict for prose (myst-nb ``{glue:}``).
 
         Creates the glue keys ``<id>`` (the formatted measured value) and ``<id>.verdict``
-        (``"holds"`` or ``"does not hold"``), so that prose quotes computed numbers only.
+        (:attr:`Claim.verdict`), so that prose quotes computed numbers only.
         """
         from myst_nb import glue
 
@@ -422,7 +698,64 @@ class ClaimsRecord:
         value = claim.measured
         text = value if isinstance(value, str) else fmt.format(value)
         glue(claim_id, text, display=False)
-        glue(f"{claim_id}.verdict", "holds" if claim.holds else "does not hold", display=False)
+        glue(f"{claim_id}.verdict", claim.verdict, display=False)
+
+
+#: The summary's categories, in the order the book shows them.
+COUNT_KEYS = (
+    "results held",
+    "results held, not discriminating",
+    "results not held",
+    "errata confirmed",
+    "errata not confirmed",
+    "checks passed",
+    "checks failed",
+)
+
+
+def summarize(claims: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """Count a record's claims by kind and verdict.
+
+    A result that holds while its baseline holds too counts as *held, not discriminating*; a
+    result without a baseline run (a printed constant) counts as held when it holds.
+    """
+    out = dict.fromkeys(COUNT_KEYS, 0)
+    for c in claims:
+        kind, holds = c.get("kind", "check"), bool(c["holds"])
+        if kind == "result":
+            if not holds:
+                out["results not held"] += 1
+            elif c.get("discriminating") is False:
+                out["results held, not discriminating"] += 1
+            else:
+                out["results held"] += 1
+        elif kind == "erratum":
+            out["errata confirmed" if not holds else "errata not confirmed"] += 1
+        else:
+            out["checks passed" if holds else "checks failed"] += 1
+    return out
+
+
+def summary_sentence(counts: Mapping[str, int]) -> str:
+    """Return the counts in words (each chapter's summary section and the status page)."""
+    results = counts["results held"] + counts["results held, not discriminating"]
+    results += counts["results not held"]
+    errata = counts["errata confirmed"] + counts["errata not confirmed"]
+    checks = counts["checks passed"] + counts["checks failed"]
+    parts = [
+        f"{results} results: {counts['results held']} hold and discriminate, "
+        f"{counts['results held, not discriminating']} hold but do not discriminate "
+        f"(the baseline passes too), {counts['results not held']} do not hold",
+        f"{errata} errata: {counts['errata confirmed']} confirmed"
+        + (
+            f", {counts['errata not confirmed']} not confirmed"
+            if counts["errata not confirmed"]
+            else ""
+        ),
+        f"{checks} checks: {counts['checks passed']} pass"
+        + (f", {counts['checks failed']} fail" if counts["checks failed"] else ""),
+    ]
+    return "; ".join(parts) + "."
 
 
 def load_record(path: str | os.PathLike) -> dict[str, Any]:
@@ -464,7 +797,55 @@ def load_record(path: str | os.PathLike) -> dict[str, Any]:
         seen.add(claim["id"])
         if not isinstance(claim["holds"], bool):
             raise ValueError(f"{p}: claim {claim['id']}: 'holds' must be true or false")
+        _check_contract_fields(p, claim)
     return data
+
+
+def _check_contract_fields(p: Path, claim: dict[str, Any]) -> None:
+    """Validate ``kind``, ``baseline``, ``discriminating``, ``interval``, ``seeds``, ``scale``."""
+    where = f"{p}: claim {claim['id']}"
+    kind = claim.get("kind")
+    if kind not in KINDS:
+        raise ValueError(f"{where}: 'kind' must be one of {KINDS}; got {kind!r}")
+    if claim.get("judge", "point") not in ("point", "interval"):
+        raise ValueError(f"{where}: 'judge' must be 'point' or 'interval'")
+    base = claim.get("baseline")
+    if kind == "result":
+        for key in ("baseline", "discriminating", "scale"):
+            if key not in claim:
+                raise ValueError(f"{where}: a result misses {key!r}")
+    elif base is not None or "discriminating" in claim:
+        raise ValueError(f"{where}: only a result carries a baseline")
+    if isinstance(base, dict):
+        if set(base) - {"name", "measured", "holds", "interval"} or not {
+            "name",
+            "measured",
+            "holds",
+        } <= set(base):
+            raise ValueError(f"{where}: 'baseline' must have name, measured, holds (and interval)")
+        if not isinstance(base["holds"], bool):
+            raise ValueError(f"{where}: baseline 'holds' must be true or false")
+        if claim["discriminating"] != (claim["holds"] and not base["holds"]):
+            raise ValueError(
+                f"{where}: 'discriminating' must be holds and not baseline holds; "
+                f"got {claim['discriminating']!r}"
+            )
+    elif base is not None:
+        if not isinstance(base, str) or not base.strip():
+            raise ValueError(f"{where}: 'baseline' must be an object or a sentence")
+        if claim.get("discriminating") is not None:
+            raise ValueError(f"{where}: 'discriminating' must be null without a baseline run")
+    iv = claim.get("interval")
+    if iv is not None:
+        if not isinstance(iv, dict) or not {"low", "high", "level", "method"} <= set(iv):
+            raise ValueError(f"{where}: 'interval' must have low, high, level, method")
+        if not iv["low"] <= iv["high"]:
+            raise ValueError(f"{where}: interval low > high")
+    if claim.get("judge") == "interval" and iv is None:
+        raise ValueError(f"{where}: judged on an interval but has none")
+    seeds = claim.get("seeds")
+    if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1):
+        raise ValueError(f"{where}: 'seeds' must be an integer >= 1; got {seeds!r}")
 
 
 def compare_records(

@@ -141,6 +141,14 @@ def _problems(ds: Dataset, root: Path) -> tuple[list[str], list[str]]:
     return missing, corrupt
 
 
+def _shown(base: Path) -> str:
+    """Return ``base`` relative to the project when inside it (the same text on every machine)."""
+    try:
+        return f"{base.relative_to(project_root())}/"
+    except ValueError:
+        return str(base)
+
+
 def require(
     name: str,
     *,
@@ -186,8 +194,9 @@ def require(
             parts.append(
                 f"checksum mismatch for {', '.join(corrupt)} (corrupt or a different version)"
             )
+        shown = _shown(base)
         raise DataError(
-            f"dataset {name!r} ({ds.description}) is not usable in {base} "
+            f"dataset {name!r} ({ds.description}) is not usable in {shown} "
             f"[MLGEOM_DATA={os.environ.get('MLGEOM_DATA', '<unset: project data/>')}]: "
             f"{'; '.join(parts)}. It comes from {ds.source} (terms: {ds.terms}). "
             f"Get it with: {ds.get}"

@@ -24,9 +24,7 @@ T = TypeVar("T")
 def check_profile(profile: object) -> str:
     """Return ``profile`` if it is a known profile, else raise ``ValueError`` listing them."""
     if profile not in PROFILES:
-        raise ValueError(
-            f"profile: PROFILE must be one of {', '.join(PROFILES)}; got {profile!r}"
-        )
+        raise ValueError(f"profile: PROFILE must be one of {', '.join(PROFILES)}; got {profile!r}")
     return str(profile)
 
 

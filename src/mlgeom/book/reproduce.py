@@ -407,8 +407,15 @@ def _execute(src: Path, profile: str, scratch: Path, root: Path) -> tuple[float,
     progress = Progress(scratch / src.name, expected)
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mlgeom.book.reproduce", "--run-one", str(src), profile,
-         str(scratch / src.name)],
+        [
+            sys.executable,
+            "-m",
+            "mlgeom.book.reproduce",
+            "--run-one",
+            str(src),
+            profile,
+            str(scratch / src.name),
+        ],
         cwd=root,
         stdout=subprocess.PIPE,
         text=True,
@@ -491,8 +498,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reproduce: {exc}", file=sys.stderr)
         return 1
     except (KeyboardInterrupt, ReproduceInterrupted) as exc:
-        print(f"reproduce: interrupted ({exc or 'Ctrl-C'}); nothing written for this notebook",
-              file=sys.stderr)
+        print(
+            f"reproduce: interrupted ({exc or 'Ctrl-C'}); nothing written for this notebook",
+            file=sys.stderr,
+        )
         return 130
     return 0
 
