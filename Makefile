@@ -37,7 +37,7 @@ $(error NB=$(NB) is not a chapter notebook; one of: $(sort $(CHAPTER_NBS)))
 endif
 endif
 
-.PHONY: help env book test check lint unit nbval records strict-book browser reproduce run-times bench lock clean
+.PHONY: help env book test check lint unit nbval records strict-book browser reproduce run-times bench sync lock clean
 
 help:  ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -61,8 +61,9 @@ book: $(STAMP)  ## build the HTML book from the stored notebooks into _build/htm
 test: lint strict-book unit nbval records browser  ## everything CI checks
 	@echo "make test: all checks passed"
 
-lint: $(STAMP)  ## ruff on the package, tests, book extension and notebooks
+lint: $(STAMP)  ## ruff (lint and format) on the package, tests, book extension and notebooks
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 unit: $(STAMP)  ## unit, property and doctests (incl. a smoke run of every notebook); NB=name: one chapter
 ifeq ($(NB),)
@@ -78,6 +79,9 @@ nbval: $(STAMP)  ## re-execute the notebooks (NB=name: one) at their stored prof
 	MLGEOM_PROGRESS=0 MLGEOM_RESULTS=$(CURDIR)/$(CHECK)/results $(BIN)/pytest -n $(JOBS) --dist loadfile \
 	  --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 	  -p no:cacheprovider $(if $(NB),notebooks/$(NB).ipynb,notebooks)
+
+sync: $(STAMP)  ## after editing a notebook's .md: update its .ipynb twin (NB=name: that one)
+	$(BIN)/jupytext --quiet --sync $(if $(NB),notebooks/$(NB).ipynb,notebooks/*.ipynb)
 
 records: $(STAMP)  ## the records produced by `make nbval` (NB=name: that one) equal the committed ones
 	$(BIN)/python -m mlgeom.book.claims compare $(CHECK)/results data/results $(if $(NB),--nb $(NB))

@@ -459,65 +459,96 @@ def _registry() -> dict[str, Spec]:
     )
     # more primer / metric_nn / fenchel_young / multiscale
     reg["mlgeom.primer.polynomial_fit"] = fn(
-        P.polynomial_fit, {"x": [0.0, 1.0, 2.0], "y": [1.0, 0.0, 1.0], "degree": 1},
-        x=Array(), y=Array(), degree=Int(0)
+        P.polynomial_fit,
+        {"x": [0.0, 1.0, 2.0], "y": [1.0, 0.0, 1.0], "degree": 1},
+        x=Array(),
+        y=Array(),
+        degree=Int(0),
     )
     reg["mlgeom.primer.polynomial_sse"] = fn(
-        P.polynomial_sse, {"coef": [1.0, 0.0], "x": [0.0, 1.0], "y": [0.0, 1.0]},
-        coef=Array(), x=Array(), y=Array()
+        P.polynomial_sse,
+        {"coef": [1.0, 0.0], "x": [0.0, 1.0], "y": [0.0, 1.0]},
+        coef=Array(),
+        x=Array(),
+        y=Array(),
     )
     reg["mlgeom.algorithms.select_by_cumulative"] = fn(
-        A.select_by_cumulative, {"t": [0.2, 0.5, 1.0], "u": 0.3}, t=Array(),
-        u=Real(0.0, 1.0, low_open=True)
+        A.select_by_cumulative,
+        {"t": [0.2, 0.5, 1.0], "u": 0.3},
+        t=Array(),
+        u=Real(0.0, 1.0, low_open=True),
     )
     reg["mlgeom.algorithms.priority_estimate_from_tau"] = fn(
-        A.priority_estimate_from_tau, {"kept_weights": [1.0, 2.0], "tau": 0.5},
-        kept_weights=Array(empty=True), tau=Real(0.0)
+        A.priority_estimate_from_tau,
+        {"kept_weights": [1.0, 2.0], "tau": 0.5},
+        kept_weights=Array(empty=True),
+        tau=Real(0.0),
     )
     reg["mlgeom.algorithms.random_fourier_features"] = fn(
-        A.random_fourier_features, {"d": 2, "rho": 3, "bandwidth": 1.0, "seed": 0},
-        d=Int(1), rho=Int(1), bandwidth=Real(0.0, low_open=True), seed=SEED
+        A.random_fourier_features,
+        {"d": 2, "rho": 3, "bandwidth": 1.0, "seed": 0},
+        d=Int(1),
+        rho=Int(1),
+        bandwidth=Real(0.0, low_open=True),
+        seed=SEED,
     )
     reg["mlgeom.algorithms.planted_margin_data"] = fn(
-        A.planted_margin_data, {"n": 5, "d": 2, "gamma": 0.1, "seed": 0}, n=Int(1),
-        d=Int(1), gamma=Real(0.0, 1.0, low_open=True, high_open=True), seed=SEED
+        A.planted_margin_data,
+        {"n": 5, "d": 2, "gamma": 0.1, "seed": 0},
+        n=Int(1),
+        d=Int(1),
+        gamma=Real(0.0, 1.0, low_open=True, high_open=True),
+        seed=SEED,
     )
     reg["mlgeom.metric_nn.edit_distance"] = fn(
-        MN.edit_distance, {"s": "kitten", "t": "sitting"}, s=Skip("a str (None refused)"),
-        t=Skip("a str (None refused)")
+        MN.edit_distance,
+        {"s": "kitten", "t": "sitting"},
+        s=Skip("a str (None refused)"),
+        t=Skip("a str (None refused)"),
     )
     reg["mlgeom.metric_nn.diameter"] = fn(MN.diameter, {"D": D3}, D=Array())
-    reg["mlgeom.metric_nn.greedy_net"] = fn(MN.greedy_net, {"D": D3, "r": 0.5}, D=Array(),
-                                            r=Real(0.0))
+    reg["mlgeom.metric_nn.greedy_net"] = fn(
+        MN.greedy_net, {"D": D3, "r": 0.5}, D=Array(), r=Real(0.0)
+    )
     edges = np.array([[0, 1], [1, 2]])
     reg["mlgeom.metric_nn.exact_vertex_cover"] = fn(
-        MN.exact_vertex_cover, {"edges": edges, "n": 3},
-        edges=Skip("vertex pairs (integer indices)"), n=Int(1)
+        MN.exact_vertex_cover,
+        {"edges": edges, "n": 3},
+        edges=Skip("vertex pairs (integer indices)"),
+        n=Int(1),
     )
     reg["mlgeom.metric_nn.matching_cover"] = fn(
-        MN.matching_cover, {"edges": edges, "n": 3},
-        edges=Skip("vertex pairs (integer indices)"), n=Int(1)
+        MN.matching_cover,
+        {"edges": edges, "n": 3},
+        edges=Skip("vertex pairs (integer indices)"),
+        n=Int(1),
     )
     reg["mlgeom.metric_nn.conflict_edges"] = fn(
-        MN.conflict_edges, lambda: {"D": D3, "y": np.array([0, 1, 0]), "L": 1.0}, D=Array(),
-        y=Skip("class indices"), L=Real(0.0)
+        MN.conflict_edges,
+        lambda: {"D": D3, "y": np.array([0, 1, 0]), "L": 1.0},
+        D=Array(),
+        y=Skip("class indices"),
+        L=Real(0.0),
     )
     reg["mlgeom.metric_nn.theorem1_bound"] = fn(
-        MN.theorem1_bound, {"n": [10.0, 100.0], "bayes_risk": 0.1, "L": 1.0, "D": 2.0},
-        n=Array(empty=True, ndim_probe=False), bayes_risk=Real(0.0, 1.0), L=Real(0.0),
-        D=Real(0.0, low_open=True)
+        MN.theorem1_bound,
+        {"n": [10.0, 100.0], "bayes_risk": 0.1, "L": 1.0, "D": 2.0},
+        n=Array(empty=True, ndim_probe=False),
+        bayes_risk=Real(0.0, 1.0),
+        L=Real(0.0),
+        D=Real(0.0, low_open=True),
     )
     reg["mlgeom.fenchel_young.logsumexp"] = fn(
-        FY.logsumexp, {"theta": [1.0, 2.0], "axis": -1}, theta=Array(finite=False,
-                                                                      ndim_probe=False),
-        axis=Skip("an axis of theta")
+        FY.logsumexp,
+        {"theta": [1.0, 2.0], "axis": -1},
+        theta=Array(finite=False, ndim_probe=False),
+        axis=Skip("an axis of theta"),
     )
     reg["mlgeom.fenchel_young.isotonic_decreasing"] = fn(
         FY.isotonic_decreasing, {"v": [1.0, 2.0, 0.5]}, v=Array(ndim_probe=False)
     )
     reg["mlgeom.fenchel_young.smooth_hinge"] = fn(
-        FY.smooth_hinge, {"margin": [-1.0, 0.5, 2.0]},
-        margin=Array(empty=True, ndim_probe=False)
+        FY.smooth_hinge, {"margin": [-1.0, 0.5, 2.0]}, margin=Array(empty=True, ndim_probe=False)
     )
     reg["mlgeom.fenchel_young.appendix_d_ratio"] = fn(
         FY.appendix_d_ratio, {"eps": 0.1}, eps=Real(0.0, low_open=True)
@@ -529,81 +560,126 @@ def _registry() -> dict[str, Spec]:
         FY.assignment, {"cost": np.array([[1.0, 2.0], [2.0, 0.5]])}, cost=Array()
     )
     reg["mlgeom.fenchel_young.sinkhorn_log"] = fn(
-        FY.sinkhorn_log, {"log_kernel": np.array([[0.0, -1.0], [-1.0, 0.0]]), "tol": 1e-9,
-                          "max_iter": 100, "sweeps": 10},
-        log_kernel=Array(ndim_probe=False), tol=Real(0.0, low_open=True), max_iter=Int(1),
-        sweeps=Int(1)
+        FY.sinkhorn_log,
+        {
+            "log_kernel": np.array([[0.0, -1.0], [-1.0, 0.0]]),
+            "tol": 1e-9,
+            "max_iter": 100,
+            "sweeps": 10,
+        },
+        log_kernel=Array(ndim_probe=False),
+        tol=Real(0.0, low_open=True),
+        max_iter=Int(1),
+        sweeps=Int(1),
     )
     for f in ("D_i", "delta_i", "map_dimension", "threshold", "lemma_e2_bound"):
-        reg[f"mlgeom.multiscale.{f}"] = fn(getattr(MS, f), {"i": 1, "d": 2, "p": 2.0},
-                                           i=Int(1), d=Int(1), p=Real(1.0))
+        reg[f"mlgeom.multiscale.{f}"] = fn(
+            getattr(MS, f), {"i": 1, "d": 2, "p": 2.0}, i=Int(1), d=Int(1), p=Real(1.0)
+        )
     reg["mlgeom.multiscale.similarity"] = fn(
-        MS.similarity, {"q": [1.0, 0.0], "X": np.eye(2), "kind": "lp", "p": 2.0},
-        q=Array(), X=Array(), kind=Choice(("lp",)), p=Real(1.0)
+        MS.similarity,
+        {"q": [1.0, 0.0], "X": np.eye(2), "kind": "lp", "p": 2.0},
+        q=Array(),
+        X=Array(),
+        kind=Choice(("lp",)),
+        p=Real(1.0),
     )
     reg["mlgeom.multiscale.true_label"] = fn(
-        MS.true_label, {"q": [1.0, 0.0], "X": np.eye(2), "kind": "lp", "p": 2.0},
-        q=Array(), X=Array(), kind=Choice(("lp",)), p=Real(1.0)
+        MS.true_label,
+        {"q": [1.0, 0.0], "X": np.eye(2), "kind": "lp", "p": 2.0},
+        q=Array(),
+        X=Array(),
+        kind=Choice(("lp",)),
+        p=Real(1.0),
     )
     # book (claims criteria, profiles) and hierarchical (losses, costs, vectors)
     import mlgeom.book as B
 
-    reg["mlgeom.book.at_least"] = fn(B.at_least, {"bound": 1.0, "label": None}, bound=Real(),
-                                     label=NAME)
-    reg["mlgeom.book.at_most"] = fn(B.at_most, {"bound": 1.0, "label": None}, bound=Real(),
-                                    label=NAME)
-    reg["mlgeom.book.between"] = fn(B.between, {"low": 0.0, "high": 1.0}, low=Real(),
-                                    high=Real())
-    reg["mlgeom.book.within_abs"] = fn(B.within_abs, {"target": 1.0, "tol": 0.1},
-                                       target=Real(), tol=Real(0.0))
-    reg["mlgeom.book.within_rel"] = fn(B.within_rel, {"target": 1.0, "rel": 0.1},
-                                       target=Real(), rel=Real(0.0))
-    reg["mlgeom.book.check_profile"] = fn(B.check_profile, {"profile": "book"},
-                                          profile=Choice(("smoke", "book", "paper")))
-    reg["mlgeom.book.pick"] = fn(B.pick, {"profile": "book", "smoke": 1, "book": 2, "paper": 3},
-                                 profile=Choice(("smoke", "book", "paper")),
-                                 smoke=Skip("any value"), book=Skip("any value"),
-                                 paper=Skip("any value"))
+    reg["mlgeom.book.at_least"] = fn(
+        B.at_least, {"bound": 1.0, "label": None}, bound=Real(), label=NAME
+    )
+    reg["mlgeom.book.at_most"] = fn(
+        B.at_most, {"bound": 1.0, "label": None}, bound=Real(), label=NAME
+    )
+    reg["mlgeom.book.between"] = fn(B.between, {"low": 0.0, "high": 1.0}, low=Real(), high=Real())
+    reg["mlgeom.book.within_abs"] = fn(
+        B.within_abs, {"target": 1.0, "tol": 0.1}, target=Real(), tol=Real(0.0)
+    )
+    reg["mlgeom.book.within_rel"] = fn(
+        B.within_rel, {"target": 1.0, "rel": 0.1}, target=Real(), rel=Real(0.0)
+    )
+    reg["mlgeom.book.check_profile"] = fn(
+        B.check_profile, {"profile": "book"}, profile=Choice(("smoke", "book", "paper"))
+    )
+    reg["mlgeom.book.pick"] = fn(
+        B.pick,
+        {"profile": "book", "smoke": 1, "book": 2, "paper": 3},
+        profile=Choice(("smoke", "book", "paper")),
+        smoke=Skip("any value"),
+        book=Skip("any value"),
+        paper=Skip("any value"),
+    )
     G = H.rcv1_like_forest()
     Yb = np.zeros((2, G.n_nodes), dtype=bool)
-    reg["mlgeom.hierarchical.depth_costs"] = fn(H.depth_costs, {"taxonomy": G, "decay": 0.5},
-                                                taxonomy=Skip("a Taxonomy"),
-                                                decay=Real(0.0, low_open=True))
+    reg["mlgeom.hierarchical.depth_costs"] = fn(
+        H.depth_costs,
+        {"taxonomy": G, "decay": 0.5},
+        taxonomy=Skip("a Taxonomy"),
+        decay=Real(0.0, low_open=True),
+    )
     reg["mlgeom.hierarchical.zero_one_loss"] = fn(
-        H.zero_one_loss, {"Yhat": Yb, "V": Yb}, Yhat=Skip("0/1 multilabels (check_multilabels)"),
-        V=Skip("0/1 multilabels (check_multilabels)")
+        H.zero_one_loss,
+        {"Yhat": Yb, "V": Yb},
+        Yhat=Skip("0/1 multilabels (check_multilabels)"),
+        V=Skip("0/1 multilabels (check_multilabels)"),
     )
     reg["mlgeom.hierarchical.symmetric_difference_loss"] = fn(
-        H.symmetric_difference_loss, {"Yhat": Yb, "V": Yb},
+        H.symmetric_difference_loss,
+        {"Yhat": Yb, "V": Yb},
         Yhat=Skip("0/1 multilabels (check_multilabels)"),
-        V=Skip("0/1 multilabels (check_multilabels)")
+        V=Skip("0/1 multilabels (check_multilabels)"),
     )
     reg["mlgeom.hierarchical.log_tf_idf"] = fn(
-        H.log_tf_idf, {"documents": [["a", "b"], ["a"]], "min_count": 1, "stop_words": ()},
-        documents=Skip("token lists"), min_count=Int(1), stop_words=Skip("an iterable of str")
+        H.log_tf_idf,
+        {"documents": [["a", "b"], ["a"]], "min_count": 1, "stop_words": ()},
+        documents=Skip("token lists"),
+        min_count=Int(1),
+        stop_words=Skip("an iterable of str"),
     )
-    reg["mlgeom.hierarchical.strip_heading"] = fn(H.strip_heading, {"heading": "Quality*"},
-                                                  heading=Skip("a str"))
+    reg["mlgeom.hierarchical.strip_heading"] = fn(
+        H.strip_heading, {"heading": "Quality*"}, heading=Skip("a str")
+    )
     nn = {"n": [100.0, 1000.0], "L": 1.0, "delta": 0.05, "k": 3, "D": 2.0}
-    nn_dom = {"n": Array(empty=True, ndim_probe=False),
-              "L": Skip("vectorised: a number or an array (broadcast with n)"),
-              "delta": Real(0.0, 1.0, low_open=True, high_open=True),
-              "k": Skip("vectorised: an int or an int array"), "D": Real(0.0, low_open=True)}
-    reg["mlgeom.metric_nn.delta_rad"] = fn(MN.delta_rad, {**nn, "c_D": 1.0},
-                                           **nn_dom, c_D=Real(0.0, low_open=True))
-    reg["mlgeom.metric_nn.delta_fat"] = fn(MN.delta_fat, {**nn, "fat_factor": 2.0},
-                                           **nn_dom, fat_factor=Real(1.0))
+    nn_dom = {
+        "n": Array(empty=True, ndim_probe=False),
+        "L": Skip("vectorised: a number or an array (broadcast with n)"),
+        "delta": Real(0.0, 1.0, low_open=True, high_open=True),
+        "k": Skip("vectorised: an int or an int array"),
+        "D": Real(0.0, low_open=True),
+    }
+    reg["mlgeom.metric_nn.delta_rad"] = fn(
+        MN.delta_rad, {**nn, "c_D": 1.0}, **nn_dom, c_D=Real(0.0, low_open=True)
+    )
+    reg["mlgeom.metric_nn.delta_fat"] = fn(
+        MN.delta_fat, {**nn, "fat_factor": 2.0}, **nn_dom, fat_factor=Real(1.0)
+    )
     reg["mlgeom.fenchel_young.bound_gaptron"] = fn(
-        FY.bound_gaptron, {"d": 3, "C": 1.0, "U_norm_sq": 1.0}, d=Int(1),
-        C=Real(0.0, low_open=True), U_norm_sq=Real(0.0)
+        FY.bound_gaptron,
+        {"d": 3, "C": 1.0, "U_norm_sq": 1.0},
+        d=Int(1),
+        C=Real(0.0, low_open=True),
+        U_norm_sq=Real(0.0),
     )
     reg["mlgeom.fenchel_young.bound_theorem_5_1"] = fn(
-        FY.bound_theorem_5_1, {"C": 1.0, "U_norm_sq": 1.0}, C=Real(0.0, low_open=True),
-        U_norm_sq=Real(0.0)
+        FY.bound_theorem_5_1,
+        {"C": 1.0, "U_norm_sq": 1.0},
+        C=Real(0.0, low_open=True),
+        U_norm_sq=Real(0.0),
     )
     reg["mlgeom.multiscale.p_prime"] = fn(MS.p_prime, {"p": 2.0}, p=Real(1.0))
-    reg["mlgeom.multiscale.z_scale"] = fn(MS.z_scale, {"i": 1, "d": 2},
-                                          i=Skip("an int or an int array"), d=Int(1))
+    reg["mlgeom.multiscale.z_scale"] = fn(
+        MS.z_scale, {"i": 1, "d": 2}, i=Skip("an int or an int array"), d=Int(1)
+    )
     _ = math  # keep the import for future closed forms
     return reg
 
@@ -637,7 +713,7 @@ def _aliases(reg: dict[str, Spec]) -> dict[str, Spec]:
             out[key] = spec
             for k, s in reg.items():  # the class's methods too
                 if k.startswith(src + "."):
-                    out[key + k[len(src):]] = s
+                    out[key + k[len(src) :]] = s
     return out
 
 

@@ -129,12 +129,16 @@ def _run_one(nb_path: Path, profile: str, out_path: Path) -> None:
     print(json.dumps({"peak_rss_kb": peak_kb}))
 
 
-def _ipc_kernel_manager() -> type:
+def ipc_kernel_manager() -> type:
     """Return a kernel manager whose kernel talks over local IPC sockets instead of TCP.
 
-    The kernel and papermill share this machine, so nothing needs a network port, and the
-    kernel no longer warns on every start that TCP traffic is unencrypted.
+    The kernel and its client share this machine, so nothing needs a network port, and the
+    kernel no longer warns on every start that TCP traffic is unencrypted. The sockets live in
+    a private temporary folder (removed at shutdown), never beside the notebook: a killed run
+    must not leave socket files in the repository.
     """
+    import tempfile
+
     from jupyter_client.manager import KernelManager
     from traitlets import default
 
@@ -142,6 +146,15 @@ def _ipc_kernel_manager() -> type:
         @default("transport")
         def _default_transport(self) -> str:
             return "ipc"
+
+        @default("ip")
+        def _default_ip(self) -> str:
+            return str(Path(tempfile.mkdtemp(prefix="mlgeom-kernel-")) / "kernel-ipc")
+
+        async def _async_cleanup_resources(self, restart: bool = False) -> None:
+            await super()._async_cleanup_resources(restart=restart)
+            if not restart and self.transport == "ipc":
+                shutil.rmtree(Path(self.ip).parent, ignore_errors=True)
 
     return IPCKernelManager
 
@@ -166,7 +179,7 @@ def _execute_into(nb_path: Path, profile: str, out_path: Path) -> None:
             log_output=False,
             report_mode=False,
             request_save_on_cell_execute=True,  # the parent reads the partial notebook
-            **({} if os.name == "nt" else {"kernel_manager_class": _ipc_kernel_manager()}),
+            **({} if os.name == "nt" else {"kernel_manager_class": ipc_kernel_manager()}),
         )
     except Exception:
         if out_path.exists():
