@@ -170,6 +170,20 @@ def _registry() -> dict[str, Spec]:
         St.loglog_slope, {"x": [1.0, 2.0, 4.0], "y": [1.0, 2.0, 5.0]}, x=Array(), y=Array()
     )
     reg["mlgeom.stats.SlopeFit"] = record(St.SlopeFit)
+    reg["mlgeom.stats.Interval"] = record(St.Interval)
+    reg["mlgeom.stats.mean_interval"] = fn(
+        St.mean_interval,
+        {"values": [1.0, 2.0, 4.0], "level": 0.95},
+        values=Array(),
+        level=Real(0.0, 1.0, low_open=True, high_open=True),
+    )
+    reg["mlgeom.stats.paired_interval"] = fn(
+        St.paired_interval,
+        {"a": [1.0, 2.0, 4.0], "b": [0.0, 1.0, 1.0], "level": 0.95},
+        a=Array(),
+        b=Array(),
+        level=Real(0.0, 1.0, low_open=True, high_open=True),
+    )
     reg["mlgeom.stats.SlopeFit.predict"] = method(
         lambda: St.SlopeFit(1.0, 0.0, 0.1),
         "predict",

@@ -148,6 +148,12 @@ def _sample(values: object, name: str) -> np.ndarray:
     return xa
 
 
+def _check_level(level: object) -> None:
+    ok = isinstance(level, int | float | np.floating) and not isinstance(level, bool)
+    if not ok or not 0 < float(level) < 1:  # type: ignore[arg-type]
+        raise ValueError(f"level must be a number in (0, 1); got {level!r}")
+
+
 def mean_interval(values: Sequence[float] | np.ndarray, level: float = 0.95) -> Interval:
     """Student-t interval of the mean of per-seed values.
 
@@ -171,8 +177,7 @@ def mean_interval(values: Sequence[float] | np.ndarray, level: float = 0.95) -> 
     """
     from scipy import stats as sps
 
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1); got {level!r}")
+    _check_level(level)
     xa = _sample(values, "values")
     n = xa.size
     if np.all(xa == xa[0]):  # no spread: the interval is the value itself, to the last bit
@@ -203,6 +208,7 @@ def paired_interval(
     Interval
         The interval of ``mean(a - b)``; method ``"paired t interval over n seeds"``.
     """
+    _check_level(level)
     xa, xb = _sample(a, "a"), _sample(b, "b")
     if xa.shape != xb.shape:
         raise ValueError(f"a and b must pair seed by seed; got lengths {xa.size} and {xb.size}")
