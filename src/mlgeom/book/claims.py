@@ -737,24 +737,50 @@ def summarize(claims: Iterable[Mapping[str, Any]]) -> dict[str, int]:
 
 
 def summary_sentence(counts: Mapping[str, int]) -> str:
-    """Return the counts in words (each chapter's summary section and the status page)."""
-    results = counts["results held"] + counts["results held, not discriminating"]
-    results += counts["results not held"]
-    errata = counts["errata confirmed"] + counts["errata not confirmed"]
-    checks = counts["checks passed"] + counts["checks failed"]
+    """Return the counts in words (each chapter's summary section and the status page).
+
+    >>> counts = dict.fromkeys(COUNT_KEYS, 0)
+    >>> counts.update({"results held": 2, "results not held": 1, "errata confirmed": 1})
+    >>> summary_sentence({**counts, "checks passed": 3})  # doctest: +NORMALIZE_WHITESPACE
+    '3 results: 2 hold and discriminate, 0 hold without discriminating, 1 does not hold;
+    1 erratum, confirmed; 3 checks, all pass.'
+    """
+
+    def n(k: str) -> int:
+        return int(counts[k])
+
+    held, weak, failed = (
+        n("results held"),
+        n("results held, not discriminating"),
+        n("results not held"),
+    )
+    results = held + weak + failed
+    errata_ok, errata_no = n("errata confirmed"), n("errata not confirmed")
+    checks_ok, checks_no = n("checks passed"), n("checks failed")
+
+    def many(k: int, one: str, more: str) -> str:
+        return f"{k} {one if k == 1 else more}"
+
     parts = [
-        f"{results} results: {counts['results held']} hold and discriminate, "
-        f"{counts['results held, not discriminating']} hold but do not discriminate "
-        f"(the baseline passes too), {counts['results not held']} do not hold",
-        f"{errata} errata: {counts['errata confirmed']} confirmed"
-        + (
-            f", {counts['errata not confirmed']} not confirmed"
-            if counts["errata not confirmed"]
-            else ""
-        ),
-        f"{checks} checks: {counts['checks passed']} pass"
-        + (f", {counts['checks failed']} fail" if counts["checks failed"] else ""),
+        f"{many(results, 'result', 'results')}: "
+        f"{held} {'holds' if held == 1 else 'hold'} and discriminate{'s' if held == 1 else ''}, "
+        f"{weak} {'holds' if weak == 1 else 'hold'} without discriminating, "
+        f"{failed} {'does' if failed == 1 else 'do'} not hold"
     ]
+    errata = errata_ok + errata_no
+    if errata:
+        how = "confirmed" if errata_no == 0 else f"{errata_ok} confirmed, {errata_no} not"
+        parts.append(f"{many(errata, 'erratum', 'errata')}, {how}")
+    else:
+        parts.append("no errata")
+    checks = checks_ok + checks_no
+    if checks:
+        how = "all pass" if checks_no == 0 else f"{checks_ok} pass, {checks_no} fail"
+        if checks == 1:
+            how = "passes" if checks_no == 0 else "fails"
+        parts.append(f"{many(checks, 'check', 'checks')}, {how}")
+    else:
+        parts.append("no checks")
     return "; ".join(parts) + "."
 
 
