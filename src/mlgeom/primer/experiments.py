@@ -33,16 +33,23 @@ from mlgeom.primer import polytope_distance, range_spaces
 from mlgeom.random import Seed, as_generator, spawn
 
 __all__ = [
+    "GAMMA0_TOL",
     "GilbertSweep",
+    "MOST_VIOLATED_EPS",
+    "feature_dimension_sweep",
     "gilbert_sweep",
     "halfplane_sample_sweep",
     "kde_error_sweep",
     "kernel_perceptron_table",
-    "planar_benchmarks",
     "max_margin_perceptron_sweep",
+    "max_margin_seed_sweep",
     "mistake_bound_sweep",
+    "per_seed_slopes",
+    "planar_benchmarks",
     "plot_decision_regions",
+    "priority_bias_draws",
     "rff_error_sweep",
+    "rkhs_normalized_margin",
 ]
 
 
@@ -145,7 +152,68 @@ def _gilbert_run(task: tuple[Any, Any, int]) -> Any:
     return polytope_distance.gilbert(P, Q, n_iter=steps)
 
 
-def max_margin_perceptron_sweep(X: Any, y: Any, eps_grid: Sequence[float]) -> pd.DataFrame:
+def max_margin_seed_sweep(
+    n: int, d: int, gamma: float, eps_grid: Sequence[float], n_seeds: int, *, seed: Seed
+) -> pd.DataFrame:
+    r"""Most-violated-point perceptron against the plain perceptron on ``n_seeds`` data sets.
+
+    Slide "Perceptron Algorithm" (argmin variant): after :math:`1/(\varepsilon\gamma_0^2)`
+    steps the margin is at least :math:`(1-\varepsilon)\gamma_0`. Each data set is drawn by
+    :func:`mlgeom.algorithms.perceptrons.planted_margin_data` (planted margin ``gamma``) from its
+    own child stream; :math:`\gamma_0` is the exact best margin through the origin (QP). The
+    strawman is the plain cyclic perceptron (LAST-UPDATE rule) on the same data set, whose
+    margin is compared with the same target :math:`(1-\varepsilon)\gamma_0`.
+
+    Parameters
+    ----------
+    n, d : int
+        Points per data set and dimension.
+    gamma : float
+        Planted margin, in (0, 1).
+    eps_grid : sequence of float
+        The :math:`\varepsilon` values, each in (0, 1).
+    n_seeds : int
+        Number of independent data sets (>= 1).
+    seed : int or numpy.random.Generator
+        Root of the data streams (one child per data set).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (data set, :math:`\varepsilon`): ``seed`` (index of the data set), ``eps``,
+        ``steps``, ``gamma0``, ``target``, ``margin`` (most-violated rule), ``plain_margin``
+        (plain perceptron), ``ratio`` and ``plain_ratio`` (margin / target).
+    """
+    if isinstance(n_seeds, bool) or not isinstance(n_seeds, int) or n_seeds < 1:
+        raise ValueError(f"n_seeds must be an integer >= 1; got {n_seeds!r}")
+    eps = [float(e) for e in eps_grid]
+    bad = [e for e in eps if not 0 < e < 1]
+    if bad:
+        raise ValueError(f"every eps must be in (0, 1); got {bad[0]!r}")
+    tasks = [(n, d, gamma, eps, g) for g in spawn(seed, n_seeds)]
+    frames = pmap(_max_margin_seed_run, tasks, desc="max-margin perceptron: data sets")
+    out = []
+    for i, frame in enumerate(frames):
+        frame.insert(0, "seed", i)
+        out.append(frame)
+    return pd.concat(out, ignore_index=True)
+
+
+def _max_margin_seed_run(task: tuple) -> pd.DataFrame:
+    n, d, gamma, eps_grid, g = task
+    X, y, _ = perceptron.planted_margin_data(n, d, gamma, seed=g)
+    table = max_margin_perceptron_sweep(X, y, eps_grid, n_jobs=1)
+    plain = perceptron.margin(X, y, perceptron.perceptron(X, y).w)
+    table = table.reset_index()
+    table["plain_margin"] = plain
+    table["ratio"] = table["margin"] / table["target"]
+    table["plain_ratio"] = plain / table["target"]
+    return table.drop(columns="holds")
+
+
+def max_margin_perceptron_sweep(
+    X: Any, y: Any, eps_grid: Sequence[float], *, n_jobs: int | None = None
+) -> pd.DataFrame:
     r"""Margin of the most-violated-point perceptron after :math:`1/(\varepsilon\gamma_0^2)` steps.
 
     :math:`\gamma_0` is the best margin through the origin: the norm of the minimum-norm
@@ -163,7 +231,10 @@ def max_margin_perceptron_sweep(X: Any, y: Any, eps_grid: Sequence[float]) -> pd
     gamma0 = polytope_distance.polytope_distance_qp(signed, np.zeros((1, X_.shape[1]))).distance
     all_steps = [int(np.ceil(1 / (eps * gamma0**2))) for eps in eps_grid]
     reached_all = pmap(
-        _max_margin_run, [(X_, y_, steps) for steps in all_steps], desc="max-margin perceptron"
+        _max_margin_run,
+        [(X_, y_, steps) for steps in all_steps],
+        n_jobs=n_jobs,
+        desc="max-margin perceptron",
     )
     rows = []
     for eps, steps, reached in zip(eps_grid, all_steps, reached_all, strict=True):
@@ -187,6 +258,46 @@ def _max_margin_run(task: tuple[np.ndarray, np.ndarray, int]) -> float:
     return perceptron.margin(X, y, mm.w)
 
 
+#: RKHS margins below this are reported as "not separable": the QP solver's tolerance, below
+#: which :math:`\gamma_0` is round-off and :math:`R^2/\gamma_0^2` would print noise.
+GAMMA0_TOL = 1e-6
+
+#: The :math:`\varepsilon` of the slides' most-violated kernel perceptron in
+#: :func:`kernel_perceptron_table`: :math:`R^2/(\varepsilon\gamma_0^2)` steps guarantee an RKHS
+#: margin of at least :math:`(1-\varepsilon)\gamma_0 > 0`, hence zero training error.
+MOST_VIOLATED_EPS = 0.5
+
+
+def rkhs_normalized_margin(alpha: Any, y: Any, K: Any) -> float:
+    r"""RKHS margin :math:`\min_j y_j f(x_j) / \|f\|_{\mathcal H}` of a kernel perceptron.
+
+    For :math:`f = \sum_i \alpha_i y_i K(x_i, \cdot)`, :math:`f(x_j) = (K a)_j` and
+    :math:`\|f\|^2 = a^\top K a` with :math:`a = \alpha \circ y` (the reproducing property).
+
+    Parameters
+    ----------
+    alpha : array_like of shape (n,)
+        Update counts (dual coefficients), not all zero.
+    y : array_like of shape (n,)
+        Labels in {-1, +1}.
+    K : array_like of shape (n, n)
+        The Gram matrix of the training points.
+
+    Returns
+    -------
+    float
+        The normalised margin; positive iff ``f`` classifies every point strictly correctly.
+    """
+    a = np.asarray(alpha, dtype=float) * np.asarray(y, dtype=float)
+    K_ = np.asarray(K, dtype=float)
+    if K_.shape != (a.size, a.size):
+        raise ValueError(f"K must have shape ({a.size}, {a.size}); got {K_.shape}")
+    norm2 = float(a @ K_ @ a)
+    if not norm2 > 0:
+        raise ValueError(f"f has RKHS norm² {norm2!r}; alpha must not be all zero")
+    return float(np.min(np.asarray(y, dtype=float) * (K_ @ a)) / np.sqrt(norm2))
+
+
 def kernel_perceptron_table(
     datasets: Mapping[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
     kernel_specs: Mapping[str, Mapping[str, Any]],
@@ -194,10 +305,13 @@ def kernel_perceptron_table(
 ) -> tuple[pd.DataFrame, dict[tuple[str, str], Any]]:
     r"""Train the cyclic kernel perceptron on every (data set, kernel) pair.
 
-    Besides training and test error, each row carries the RKHS margin :math:`\gamma_0`
-    (:func:`mlgeom.primer.kernel_perceptrons.rkhs_margin`) and Novikoff's bound
-    :math:`R^2/\gamma_0^2`
-    with :math:`R^2 = \max_i K(x_i, x_i)`.
+    Each run gets the update budget Novikoff's theorem guarantees in the RKHS,
+    :math:`\lceil R^2/\gamma_0^2 \rceil` with :math:`R^2 = \max_i K(x_i, x_i)` and
+    :math:`\gamma_0` the RKHS margin (:func:`mlgeom.primer.kernel_perceptrons.rkhs_margin`),
+    capped at ``max_updates``; where :math:`\gamma_0 <` :data:`GAMMA0_TOL` (not separable up to
+    the solver's tolerance) the budget is ``max_updates`` and ``bound`` is NaN. The strawman,
+    the linear perceptron (no kernel) with the same budget on the same data, is run beside it
+    (``linear_train_error``).
 
     Parameters
     ----------
@@ -206,12 +320,21 @@ def kernel_perceptron_table(
     kernel_specs : mapping
         ``name -> keyword arguments of kernel_perceptron`` (``kernel``, ``degree``, ...).
     max_updates : int
-        Update budget of each run.
+        Cap on the update budget of each run.
 
     Returns
     -------
     table : pandas.DataFrame
-        Indexed by (data, kernel).
+        Indexed by (data, kernel): ``updates`` (including the start), ``budget``,
+        ``converged``, ``train_error``, ``test_error``, ``gamma0``, ``separable``
+        (:math:`\gamma_0 \ge` :data:`GAMMA0_TOL`), ``bound`` (:math:`R^2/\gamma_0^2`, NaN when
+        not separable), ``linear_train_error``, and the slides' most-violated rule run for
+        :math:`\min(\lceil R^2/(\varepsilon\gamma_0^2)\rceil, \text{max\_updates})` steps
+        (0 where the data are not separable in the RKHS)
+        with :math:`\varepsilon` = :data:`MOST_VIOLATED_EPS`: ``mv_steps``, ``mv_complete``
+        (the guaranteed number of steps fit in the cap), ``mv_train_error``,
+        ``mv_margin_ratio`` (its RKHS margin over :math:`(1-\varepsilon)\gamma_0`) and
+        ``cyclic_margin_ratio`` (the same ratio for the cyclic run).
     fits : dict
         ``(data, kernel) -> KernelPerceptron`` (for drawing decision regions).
     """
@@ -228,18 +351,42 @@ def kernel_perceptron_table(
 
 def _kernel_perceptron_run(task: tuple) -> tuple[dict[str, Any], Any]:
     dname, (Xtr, ytr, Xte, yte), kname, spec, max_updates = task
-    model = kp.kernel_perceptron(Xtr, ytr, rule="cyclic", max_updates=max_updates, **spec)
     R2 = float(np.max(np.diag(kernels.kernel_matrix(Xtr, Xtr, **spec))))
     gamma0 = kp.rkhs_margin(Xtr, ytr, **spec)
+    separable = bool(gamma0 >= GAMMA0_TOL)
+    bound = R2 / gamma0**2 if separable else float("nan")
+    # Novikoff in the RKHS: at most R^2/gamma0^2 updates, counting the start w = y_1 K(x_1, .)
+    budget = int(min(np.ceil(bound), max_updates)) if separable else int(max_updates)
+    model = kp.kernel_perceptron(Xtr, ytr, rule="cyclic", max_updates=budget - 1, **spec)
+    linear = perceptron.perceptron(Xtr, ytr, max_updates=budget - 1)
+    # slides "Kernel Perceptron Algorithm": argmin sigma(x) KDE_W(x) for R^2/(eps gamma0^2) steps
+    K = kernels.kernel_matrix(Xtr, Xtr, **spec)
+    mv_needed = R2 / (MOST_VIOLATED_EPS * gamma0**2) if separable else float("inf")
+    # not separable in the RKHS: no step count is guaranteed, so the rule is not run
+    mv_steps = int(min(np.ceil(mv_needed), max_updates)) if separable else 0
+    slides = kp.kernel_perceptron(Xtr, ytr, rule="most_violated", n_steps=mv_steps, **spec)
+    target = (1 - MOST_VIOLATED_EPS) * gamma0
     row = {
         "data": dname,
         "kernel": kname,
         "updates": model.n_updates + 1,
+        "budget": budget,
         "converged": model.converged,
         "train_error": float(np.mean(model.predict(Xtr) != ytr)),
         "test_error": float(np.mean(model.predict(Xte) != yte)),
         "gamma0": gamma0,
-        "bound": R2 / gamma0**2,
+        "separable": separable,
+        "bound": bound,
+        "linear_train_error": float(np.mean(np.where(Xtr @ linear.w >= 0, 1.0, -1.0) != ytr)),
+        "mv_steps": mv_steps,
+        "mv_complete": bool(separable and mv_steps >= mv_needed),
+        "mv_train_error": float(np.mean(slides.predict(Xtr) != ytr)),
+        "mv_margin_ratio": rkhs_normalized_margin(slides.alpha, ytr, K) / target
+        if separable
+        else float("nan"),
+        "cyclic_margin_ratio": rkhs_normalized_margin(model.alpha, ytr, K) / target
+        if separable
+        else float("nan"),
     }
     return row, model
 
@@ -381,3 +528,113 @@ def planar_benchmarks(
         y = np.where(y == 1, 1.0, -1.0)
         out[name] = (X[:n], y[:n], X[n:], y[n:])
     return out
+
+
+def per_seed_slopes(x: Sequence[float], values: Any) -> np.ndarray:
+    r"""Log–log slope of each column of ``values`` against ``x`` (one fit per seed).
+
+    A rate claim ("error :math:`\sim m^{-1/2}`") is judged on the interval of these slopes
+    over independent seeds (:func:`mlgeom.stats.mean_interval`), not on one fit to the means.
+
+    Parameters
+    ----------
+    x : sequence of float
+        The sizes (positive), one per row of ``values``.
+    values : array_like of shape (len(x), n_seeds)
+        Positive measurements; column ``j`` is one independent sequence of runs.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_seeds,)
+        The least-squares slope of :math:`\log` values against :math:`\log x`, per column.
+    """
+    from mlgeom.stats import loglog_slope
+
+    v = np.asarray(values, dtype=float)
+    xs = np.asarray(x, dtype=float)
+    if v.ndim != 2 or v.shape[0] != xs.size:
+        raise ValueError(
+            f"values must have shape (len(x), n_seeds) = ({xs.size}, ...); got {v.shape}"
+        )
+    return np.array([loglog_slope(xs, v[:, j]).slope for j in range(v.shape[1])])
+
+
+def priority_bias_draws(
+    weights: Any, k: int, n_draws: int, *, seed: Seed
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Errors :math:`W' - W` of priority sampling and of its uncorrected strawman.
+
+    Priority sampling (Duffield, Lund and Thorup) keeps the :math:`k` largest priorities
+    :math:`w_i/u_i` and gives each kept item :math:`\max(w_i, \tau)`; the strawman keeps the
+    same items with their raw weights :math:`w_i` (no :math:`\tau` correction), on the same
+    draws.
+
+    Returns
+    -------
+    priority, naive : numpy.ndarray of shape (n_draws,)
+        :math:`W' - W` for each independent draw (own child stream), for both estimators.
+    """
+    from mlgeom.algorithms.sampling import priority_sample
+
+    w = np.asarray(weights, dtype=float)
+    total = float(w.sum())
+    ours, naive = np.empty(n_draws), np.empty(n_draws)
+    for i, g in enumerate(spawn(seed, n_draws)):
+        s = priority_sample(w, k, seed=g)
+        ours[i] = s.estimate - total
+        naive[i] = float(w[s.indices].sum()) - total
+    return ours, naive
+
+
+def feature_dimension_sweep(
+    dims: Sequence[int], degree: int, *, seed: Seed, oversample: float = 1.5
+) -> pd.DataFrame:
+    r"""Dimension of the polynomial kernel's feature space, measured as a Gram-matrix rank.
+
+    The kernel :math:`(1 + \langle x, p\rangle)^r` on :math:`\mathbb R^d` is the inner product
+    of an explicit map onto all monomials of degree :math:`\le r`, with
+    :math:`\binom{d + r}{r}` coordinates (slides "Kernels" print :math:`\mathbb R^{O(rd)}`).
+    The rank of the Gram matrix of more than that many random points equals the dimension of
+    the map's span; we compute it numerically (``numpy.linalg.matrix_rank``).
+
+    Parameters
+    ----------
+    dims : sequence of int
+        Input dimensions :math:`d` (each >= 1).
+    degree : int
+        The degree :math:`r` (>= 1).
+    seed : int or numpy.random.Generator
+        Root of the random points (one child stream per :math:`d`).
+    oversample : float, default=1.5
+        Points drawn per expected feature (> 1).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``d``: ``points``, ``rank``, ``binomial`` (:math:`\binom{d+r}{r}`) and
+        ``r*d``.
+    """
+    from math import comb
+
+    if isinstance(degree, bool) or not isinstance(degree, int) or degree < 1:
+        raise ValueError(f"degree must be an integer >= 1; got {degree!r}")
+    if not oversample > 1:
+        raise ValueError(f"oversample must be > 1; got {oversample!r}")
+    rows = []
+    for d, g in zip(dims, spawn(seed, len(dims)), strict=True):
+        if isinstance(d, bool) or not isinstance(d, int | np.integer) or d < 1:
+            raise ValueError(f"every d must be an integer >= 1; got {d!r}")
+        expected = comb(int(d) + degree, degree)
+        m = int(np.ceil(oversample * expected)) + 5
+        Z = g.normal(size=(m, int(d))) / np.sqrt(d)
+        K = kernels.kernel_matrix(Z, Z, "polynomial", degree=degree)
+        rows.append(
+            {
+                "d": int(d),
+                "points": m,
+                "rank": int(np.linalg.matrix_rank(K)),
+                "binomial": expected,
+                "r*d": degree * int(d),
+            }
+        )
+    return pd.DataFrame(rows).set_index("d")
