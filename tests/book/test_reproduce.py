@@ -188,6 +188,17 @@ def test_progress_names_cells_section_and_estimate(tmp_path):
     assert reproduce.Progress(partial, None).line().startswith("    3/4 cells, 0:00 elapsed: ")
 
 
+def test_progress_never_goes_back_when_the_finished_notebook_is_stripped(tmp_path):
+    """The child removes papermill's metadata before exiting: not "0/4 cells" after "4/4"."""
+    partial = tmp_path / "nb.ipynb"
+    progress = reproduce.Progress(partial, None, every_s=0.0)
+    _partial(partial, ["completed"] * 4)
+    assert progress.state() == (4, 4, "Section 3")
+    _partial(partial, [None] * 4)  # the stripped notebook: no status on any cell
+    assert progress.state() == (4, 4, "Section 3")
+    assert progress.line().startswith("    4/4 cells")
+
+
 def test_a_run_prints_its_progress(project, capsys):
     reproduce.run("book", ["tiny"])
     out = capsys.readouterr().out

@@ -375,6 +375,11 @@ class Progress:
             total += 1
             if cell.get("metadata", {}).get("papermill", {}).get("status") == "completed":
                 done += 1
+        # The child strips papermill's metadata from the finished notebook before it exits:
+        # that last save must not read as "0 cells done". Progress never goes backwards.
+        prev = self._read[1]
+        if prev is not None and done < prev[0]:
+            done, section = prev[0], prev[2]
         self._read = (mtime, (done, total, section))
         return done, total, section
 
