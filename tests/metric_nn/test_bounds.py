@@ -99,8 +99,10 @@ def test_other_bad_inputs():
         mb.delta_rad(100, 1, 0.1, 1, 1)
     with pytest.raises(ValueError, match="n must be finite and > 0"):
         mb.delta_rad(0, 1, 0.1, 2, 1)
-    with pytest.raises(ValueError, match="L must be finite and > 0"):
+    with pytest.raises(ValueError, match="L must be finite and >= 0"):
         mb.delta_fat(10, np.nan, 0.1, 2, 1)
+    with pytest.raises(ValueError, match="L must be finite and >= 0.*got -1"):
+        mb.delta_rad(10, -1.0, 0.1, 2, 1)
     with pytest.raises(ValueError, match="bound must be one of"):
         mb.complexity("max", 10, 1, 0.1, 2, 1)
     with pytest.raises(ValueError, match="bayes_risk"):

@@ -82,3 +82,35 @@ def test_cover_crosscheck_and_sweeps_run():
     assert list(ks.index) == [2, 3]
     ix = E.index_check(prob.grid(50), prob.grid(7), "chebyshev", [0.0, 0.5], repeats=1)
     assert np.all(ix["worst ratio"] <= ix["1 + eta"] + 1e-12)
+
+
+def test_random_subset_1nn_is_1nn_on_a_uniform_subset():
+    rng = np.random.default_rng(0)
+    D = rng.random((5, 8))
+    y = np.arange(8)
+    full = E.random_subset_1nn(D, y, 8, seed=1)
+    np.testing.assert_array_equal(full, np.argmin(D, axis=1))  # the whole sample: plain 1-NN
+    one = E.random_subset_1nn(D, y, 1, seed=1)
+    assert len(set(one.tolist())) == 1  # one kept point: a constant rule
+    np.testing.assert_array_equal(
+        E.random_subset_1nn(D, y, 4, seed=3), E.random_subset_1nn(D, y, 4, seed=3)
+    )
+    with pytest.raises(ValueError, match=r"size must be an integer in \[1, 8\]; got 0"):
+        E.random_subset_1nn(D, y, 0, seed=1)
+    with pytest.raises(ValueError, match=r"D_test must have shape \(m, 8\)"):
+        E.random_subset_1nn(D[:, :3], y, 2, seed=1)
+
+
+def test_srm_vs_1nn_splits_and_k_sweep_seeds():
+    runs = E.srm_vs_1nn_splits(lambda r: digits_task(60, 0.2, r, n_test=40), 2, seed=0)
+    assert len(runs) == 2 and runs["task"].nunique() == 1
+    for col in ["SRM-NN", "1-NN", "random-subset 1-NN", "CV k-NN"]:
+        assert runs[col].between(0, 1).all()
+    again = E.srm_vs_1nn_splits(lambda r: digits_task(60, 0.2, r, n_test=40), 2, seed=0)
+    pd_equal = runs.equals(again)
+    assert pd_equal
+    per = E.k_sweep_seeds([2, 3], n=40, beta=10.0, D=1, reps=2, seed=0, grid=30)
+    assert len(per) == 4
+    assert (per["1-NN risk"] >= per["Bayes risk"] - 1e-12).all()
+    summ = E.k_sweep_srm([2, 3], n=40, beta=10.0, D=1, reps=2, seed=0, per_seed=per)
+    np.testing.assert_allclose(summ["SRM-NN risk"], per.groupby("k")["SRM-NN risk"].mean())

@@ -123,5 +123,7 @@ def test_bad_inputs():
         conflict_edges(D, y[:3], 1.0)
     with pytest.raises(ValueError, match="must index vertices"):
         matching_cover([[0, 5]], 3)
-    with pytest.raises(ValueError, match="L must be > 0"):
+    with pytest.raises(ValueError, match="L must be >= 0; got -1"):
         ConflictPairs.from_distances(D, y).m_tilde(-1.0)
+    with pytest.raises(ValueError, match=r"t must be integers in \[0, "):
+        ConflictPairs.from_distances(D, y).m_tilde_at(10**6)

@@ -54,6 +54,7 @@ def backend_benchmark(backends: Iterable[str] = ("sequential", "joblib", "dask")
     of k, 3 samples each: 15 SRM fits). Each backend runs it twice; the second run is timed, so
     that worker and cluster start-up are not counted. Volatile: printed by :func:`main`.
     """
+
     def sweep():
         return k_sweep_srm([2, 4, 8, 16, 32], n=1000, beta=20.0, D=2, reps=3, seed=0, grid=100)
 

@@ -35,6 +35,12 @@ The paper's text gives the bounds only in typeset form; two points are our readi
 * **Theorem 5's factor 2**: the extracted formula reads
   ``2 (16L)^D log(20k)`` inside the square root, i.e. :math:`2(16L)^D\log(20k)`; we implement
   it as printed (``fat_factor=2``) and the chapter shows the effect of dropping it.
+* **Small L and the limit L -> 0.** Theorem 5's :math:`\ln(2L/\delta)` is read as
+  :math:`\ln(2\max\{L,1\}/\delta)` (the first stratum's confidence term; see
+  :func:`delta_fat`), so :math:`\Delta_{\rm fat}` never falls below
+  :math:`\sqrt{2\ln(2/\delta)/n}`. Both terms accept ``L = 0``, the limit the SRM of
+  :mod:`mlgeom.metric_nn.srm` includes: :math:`\Delta(n, 0, \delta) =
+  \sqrt{\log(2/\delta)/(2n)}`.
 """
 
 from __future__ import annotations
@@ -70,6 +76,14 @@ def _pos(x: Any, name: str) -> np.ndarray:
     if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
         bad = arr[~(np.isfinite(arr) & (arr > 0))].ravel()[0]
         raise ValueError(f"{name} must be finite and > 0; got {bad}")
+    return arr
+
+
+def _nonneg(x: Any, name: str) -> np.ndarray:
+    arr = np.asarray(x, dtype=np.float64)
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        bad = arr[~(np.isfinite(arr) & (arr >= 0))].ravel()[0]
+        raise ValueError(f"{name} must be finite and >= 0 (0: the limit L -> 0); got {bad}")
     return arr
 
 
@@ -135,7 +149,8 @@ def delta_rad(
     n : float or array_like
         Sample size.
     L : float or array_like
-        Lipschitz constant (> 0).
+        Lipschitz constant (>= 0; ``0`` is the limit :math:`L \to 0`, where only the
+        confidence term is left).
     delta : float
         Confidence parameter in (0, 1).
     k : int or array_like
@@ -145,11 +160,11 @@ def delta_rad(
     c_D : float, default=C_D_DEFAULT
         The constant of eq. (10) (see the module notes).
     """
-    n, L, k = _pos(n, "n"), _pos(L, "L"), _k(k)
+    n, L, k = _pos(n, "n"), _nonneg(L, "L"), _k(k)
     delta = _delta(delta)
     D = check_real(D, "D", low=0.0, low_inclusive=False)
     c_D = check_real(c_D, "c_D", low=0.0, low_inclusive=False)
-    loglog = np.log(np.maximum(np.log2(2.0 * L), 1.0))  # (log log2 2L)_+
+    loglog = np.log(np.maximum(np.log2(2.0 * np.maximum(L, 1.0)), 1.0))  # (log log2 2L)_+
     return (
         c_D * L * (np.log(5.0 * k) / n) ** (1.0 / (D + 1.0))
         + np.sqrt(loglog / n)
@@ -167,13 +182,24 @@ def delta_fat(
 
     ``fat_factor`` is the coefficient of :math:`(16L)^D \log(20k)` (2 as printed; see the
     module notes).
+
+    **Small L.** :math:`\ln(2L/\delta)` is the price of the union bound over the dyadic strata
+    of :math:`L`; like the :math:`(\log\log_2 2L)_+` of Theorem 4, the stratification starts
+    at :math:`L = 1`, so for :math:`L < 1` we charge the first stratum's
+    :math:`\ln(2/\delta)`, i.e. we read the term as :math:`\ln(2\max\{L, 1\}/\delta)`.
+    Read literally, the inner term turns negative for :math:`L < \delta/2` and the bound would
+    tend to :math:`1/n` as :math:`L \to 0`, which no bound holding with probability
+    :math:`1 - \delta` for a classifier with non-zero empirical loss can do. In the limit
+    ``L = 0`` (accepted) the bound is :math:`\sqrt{2\ln(2/\delta)/n} + 1/n`.
     """
-    n, L, k = _pos(n, "n"), _pos(L, "L"), _k(k)
+    n, L, k = _pos(n, "n"), _nonneg(L, "L"), _k(k)
     delta = _delta(delta)
     D = check_real(D, "D", low=0.0, low_inclusive=False)
     fat_factor = check_real(fat_factor, "fat_factor", low=0.0, low_inclusive=False)
-    inner = fat_factor * (16.0 * L) ** D * np.log(20.0 * k) + np.log(2.0 * L / delta)
-    return np.sqrt(2.0 / n * np.maximum(inner, 0.0)) + 1.0 / n
+    inner = fat_factor * (16.0 * L) ** D * np.log(20.0 * k) + np.log(
+        2.0 * np.maximum(L, 1.0) / delta
+    )
+    return np.sqrt(2.0 / n * inner) + 1.0 / n
 
 
 def delta_combined(

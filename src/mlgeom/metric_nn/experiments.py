@@ -42,12 +42,16 @@ __all__ = [
     "compare_on_task",
     "cover_crosscheck",
     "exact_q_check",
+    "exact_q_instances",
     "figure3_crossovers",
     "figure3_table",
     "index_check",
     "k_dependence_table",
     "k_sweep_srm",
+    "k_sweep_seeds",
     "knn_cv",
+    "random_subset_1nn",
+    "srm_vs_1nn_splits",
     "plot_figure3",
     "plot_q_curve",
     "theorem1_sweep",
@@ -255,20 +259,106 @@ def compare_on_task(
     return TaskResult(row, srm)
 
 
+def random_subset_1nn(D_test: np.ndarray, y_train: np.ndarray, size: int, seed: Seed) -> np.ndarray:
+    """Predict by 1-NN on ``size`` training points drawn uniformly at random (SRM's strawman).
+
+    SRM-NN predicts with the nearest neighbour in a subset :math:`S_1`; this baseline keeps a
+    subset of the same size chosen without looking at the labels or the margin, so that a gain
+    of SRM-NN over 1-NN that this baseline also shows is owed to the size of :math:`S_1`, not to
+    its selection.
+
+    Parameters
+    ----------
+    D_test : numpy.ndarray, shape (m, n)
+        Test-to-train distances.
+    y_train : numpy.ndarray, shape (n,)
+        Training labels.
+    size : int
+        Number of training points kept, ``1 <= size <= n``.
+    seed : int or numpy.random.Generator
+        Randomness of the subset.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m,)
+        Predicted labels.
+    """
+    D_test = np.asarray(D_test, dtype=float)
+    n = len(y_train)
+    if D_test.ndim != 2 or D_test.shape[1] != n:
+        raise ValueError(f"D_test must have shape (m, {n}); got {D_test.shape}")
+    if isinstance(size, bool) or not isinstance(size, int | np.integer) or not 1 <= size <= n:
+        raise ValueError(f"size must be an integer in [1, {n}]; got {size!r}")
+    keep = np.sort(as_generator(seed).choice(n, size=int(size), replace=False))
+    return np.asarray(y_train)[keep[np.argmin(D_test[:, keep], axis=1)]]
+
+
+def _split_errors(task: tuple) -> dict[str, Any]:
+    """One seed of :func:`srm_vs_1nn_splits`: test errors of SRM-NN and its comparators."""
+    make_task, seed, delta = task
+    r_task, r_cv, r_sub = spawn(seed, 3)
+    t = make_task(r_task)
+    n_classes = int(max(t.y_train.max(), t.y_test.max())) + 1
+    D_tr = pairwise_distances(t.X_train, metric=t.metric)
+    D_te = pairwise_distances(t.X_test, t.X_train, metric=t.metric)
+    srm = SRMNearestNeighbors("precomputed", delta=delta).fit(D_tr, t.y_train)
+    err = lambda pred: float(np.mean(pred != t.y_test))  # noqa: E731
+    k_best, knn = knn_cv(D_tr, t.y_train, D_te, n_classes, seed=r_cv)
+    return {
+        "task": t.name,
+        "|S1|/n": len(srm.support_) / len(t.y_train),
+        "L̃ = 0 (limit)": srm.L_ == 0.0,
+        "SRM-NN": err(srm.predict(D_te)),
+        "1-NN": err(t.y_train[np.argmin(D_te, axis=1)]),
+        "random-subset 1-NN": err(random_subset_1nn(D_te, t.y_train, len(srm.support_), r_sub)),
+        "CV k-NN": err(knn),
+        "k": k_best,
+    }
+
+
+def srm_vs_1nn_splits(
+    make_task: Any, seeds: int, seed: Seed, *, delta: float = 0.05
+) -> pd.DataFrame:
+    """SRM-NN against 1-NN, CV k-NN and random-subset 1-NN over independent random splits.
+
+    Parameters
+    ----------
+    make_task : callable
+        ``make_task(rng) -> Task``: draws one split (and its label noise) from ``rng``.
+    seeds : int
+        Number of independent splits (child streams of ``seed``).
+    seed : int or numpy.random.Generator
+        Root of the splits.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per split (index ``seed``): test errors of SRM-NN, 1-NN, the random-subset
+        baseline (:func:`random_subset_1nn`, same size as :math:`S_1`) and CV-tuned k-NN.
+    """
+    tasks = [(make_task, r, delta) for r in spawn(seed, int(seeds))]
+    rows = pmap(_split_errors, tasks, desc="SRM-NN vs 1-NN: random splits")
+    return pd.DataFrame(rows).rename_axis("seed")
+
+
 # ---------------------------------------------------------------------------------------------
 # Q(L): the binary search against the exact minimum
 
 
-def _exact_m_hat(pairs: ConflictPairs, cands: np.ndarray) -> np.ndarray:
-    """Exact minimum vertex cover size at every candidate, by bisection on its monotone steps."""
-    out = np.full(len(cands), -1, dtype=np.int64)
+def _exact_m_hat(pairs: ConflictPairs, ranks: np.ndarray) -> np.ndarray:
+    """Exact minimum vertex cover size at every candidate, by bisection on its monotone steps.
+
+    ``ranks[c]`` is the number of edges of the graph at candidate ``c`` (ascending L, so
+    descending ranks; :meth:`ConflictPairs.candidate_ranks`).
+    """
+    out = np.full(len(ranks), -1, dtype=np.int64)
 
     def val(c: int) -> int:
         if out[c] < 0:
-            out[c] = int(exact_vertex_cover(pairs.edges(cands[c]), pairs.n).sum())
+            out[c] = int(exact_vertex_cover(pairs.edges_at(int(ranks[c])), pairs.n).sum())
         return int(out[c])
 
-    stack = [(0, len(cands) - 1)]
+    stack = [(0, len(ranks) - 1)]
     while stack:
         lo, hi = stack.pop()
         if val(lo) == val(hi):
@@ -284,11 +374,12 @@ def exact_q_check(model: SRMNearestNeighbors) -> tuple[dict, pd.DataFrame]:
 
     Returns a summary (ratios to :math:`\min_L \hat Q` with the exact cover, to
     :math:`\min_L \tilde Q`, the largest :math:`\tilde m/\hat m`) and the curve over all
-    candidates.
+    candidates, the limit :math:`L \to 0` (``L = 0``) included, so that the minima are over
+    all :math:`L > 0`.
     """
     pairs, n = model.pairs_, model.n_train_
     curve = model.q_curve()
-    m_hat = _exact_m_hat(pairs, curve.L)
+    m_hat = _exact_m_hat(pairs, curve.edges)
     q_hat = model._loss(m_hat) + curve.delta
     pos = m_hat > 0
     summary = {
@@ -301,6 +392,7 @@ def exact_q_check(model: SRMNearestNeighbors) -> tuple[dict, pd.DataFrame]:
         "Q(L̃) / min Q̃": model.Q_ / float(curve.Q.min()),
         "Q(L̃) / min Q̂": model.Q_ / float(q_hat.min()),
         "max m̃/m̂": float(np.max(curve.m_tilde[pos] / m_hat[pos])) if pos.any() else 1.0,
+        "argmin Q̂ is L → 0": bool(np.argmin(q_hat) == 0 and curve.L[0] == 0),
     }
     table = pd.DataFrame(
         {
@@ -315,11 +407,42 @@ def exact_q_check(model: SRMNearestNeighbors) -> tuple[dict, pd.DataFrame]:
     return summary, table
 
 
+def exact_q_instances(
+    count: int, seed: Seed, *, n: int = 12, k: int = 3, ddim: float = 2.0, delta: float = 0.05
+) -> pd.DataFrame:
+    r"""Eq. (14) over all :math:`L > 0` on random small instances (:func:`exact_q_check` each).
+
+    Each instance is ``n`` uniform points of the unit square with uniform labels in ``k``
+    classes (every class present), Euclidean; the exact covers make the minimum of
+    :math:`\hat Q` the true minimum over all :math:`L > 0`, the limit :math:`L \to 0`
+    included (the unit tests check it against enumeration of all :math:`2^n` subsets).
+    """
+    rows = []
+    for i, rng in enumerate(spawn(seed, int(count))):
+        X = rng.random((n, 2))
+        y = rng.integers(k, size=n)
+        y[:k] = np.arange(k)
+        model = SRMNearestNeighbors("euclidean", ddim=ddim, delta=delta).fit(X, y)
+        rows.append({"instance": i, **exact_q_check(model)[0]})
+    return pd.DataFrame(rows).set_index("instance")
+
+
 def plot_q_curve(ax: Any, model: SRMNearestNeighbors, table: pd.DataFrame | None = None) -> None:
-    r"""Plot Q(L) and its two terms against L, with the probes and :math:`\tilde L` marked."""
+    r"""Plot Q(L) and its two terms against L, with the probes and :math:`\tilde L` marked.
+
+    The limit :math:`L \to 0` (``L = 0``) is drawn at half the smallest candidate, marked
+    "L → 0", since a log axis has no 0.
+    """
     if table is None:
         c = model.q_curve()
         table = pd.DataFrame({"L": c.L, "m̃/n": c.m_tilde / model.n_train_, "Δ": c.delta, "Q̃": c.Q})
+    left = float(table["L"][table["L"] > 0].min()) / 2
+
+    def at(L: Any) -> np.ndarray:
+        L = np.asarray(L, dtype=float)
+        return np.where(L > 0, L, left)
+
+    table = table.assign(L=at(table["L"]))
     ax.semilogx(
         table["L"], table["Q̃"], color=COLORS["ours"], label=r"$Q(L) = \tilde m(L)/n + \Delta$"
     )
@@ -338,16 +461,19 @@ def plot_q_curve(ax: Any, model: SRMNearestNeighbors, table: pd.DataFrame | None
     ax.semilogx(
         table["L"], table["Δ"], **{**PAPER_STYLE, "linewidth": 1.2}, label=r"$\Delta(n, L, \delta)$"
     )
-    probes = np.asarray(model.probes_)
+    probes = np.sort(np.asarray(model.probes_))  # q_curve sorts its L
     ax.plot(
-        probes,
+        at(probes),
         model.q_curve(probes).Q,
         "x",
         color=COLORS["neutral"],
         ms=5,
         label="binary-search probes",
     )
-    ax.axvline(model.L_, color=COLORS["accent"], lw=1.2, label=rf"$\tilde L = {model.L_:.3g}$")
+    ax.axvline(
+        float(at(model.L_)), color=COLORS["accent"], lw=1.2, label=rf"$\tilde L = {model.L_:.3g}$"
+    )
+    ax.annotate("L → 0", (left, 0), xytext=(0, 3), textcoords="offset points", fontsize=7)
     best = table["L"].iloc[int(np.argmin(table["Q̃"].to_numpy()))]
     ax.plot(
         [best],
@@ -419,9 +545,19 @@ def _cover_rows(task: tuple) -> list[dict[str, Any]]:
 
 
 def theorem1_sweep(
-    problem: SoftmaxProblem, ns: Sequence[int], reps: int, seed: Seed, grid: int = 200
-) -> pd.DataFrame:
-    r"""Estimate E[1-NN risk] beside Theorem 1's :math:`2P(g^* \ne Y) + 4L/n^{1/(D+1)}`."""
+    problem: SoftmaxProblem,
+    ns: Sequence[int],
+    reps: int,
+    seed: Seed,
+    grid: int = 200,
+    *,
+    return_risks: bool = False,
+) -> pd.DataFrame | tuple[pd.DataFrame, dict[int, np.ndarray]]:
+    r"""Estimate E[1-NN risk] beside Theorem 1's :math:`2P(g^* \ne Y) + 4L/n^{1/(D+1)}`.
+
+    With ``return_risks`` also return ``{n: risks}``, the risk of each of the ``reps``
+    independent training sets (for intervals over samples).
+    """
     bayes = problem.bayes_risk(grid)
     G = problem.grid(grid)
     eta_G = problem.eta(G)
@@ -443,7 +579,13 @@ def theorem1_sweep(
                 "Theorem 1 bound": float(mb.theorem1_bound(n, bayes, problem.lipschitz, problem.D)),
             }
         )
-    return pd.DataFrame(rows).set_index("n")
+    out = pd.DataFrame(rows).set_index("n")
+    if return_risks:
+        risks_by_n = {
+            int(n): np.asarray(all_risks[i * reps : (i + 1) * reps]) for i, n in enumerate(ns)
+        }
+        return out, risks_by_n
+    return out
 
 
 def _one_nn_risk(
@@ -456,7 +598,7 @@ def _one_nn_risk(
     return float(np.mean(1.0 - eta_G[np.arange(len(G)), y[nn]]))
 
 
-def k_sweep_srm(
+def k_sweep_seeds(
     ks: Sequence[int],
     *,
     n: int,
@@ -467,7 +609,11 @@ def k_sweep_srm(
     delta: float = 0.05,
     grid: int = 100,
 ) -> pd.DataFrame:
-    """Risk of SRM-NN and 1-NN as k grows with the Lipschitz constant of η fixed (β/2)."""
+    """Per-sample grid risks of SRM-NN, 1-NN and random-subset 1-NN on softmax problems.
+
+    For each k one :class:`SoftmaxProblem` (η is β/2-Lipschitz for every k) and ``reps``
+    independent training samples of size ``n``. Returns one row per (k, sample).
+    """
     problems, tasks = [], []
     for k, rng in zip(ks, spawn(seed, len(ks)), strict=True):
         r_prob, *r_reps = spawn(rng, reps + 1)
@@ -480,33 +626,67 @@ def k_sweep_srm(
     rows = []
     for i, (k, prob) in enumerate(problems):
         bayes = prob.bayes_risk(grid)
-        srm_r = [srm for srm, _ in risks[i * reps : (i + 1) * reps]]
-        nn_r = [nn for _, nn in risks[i * reps : (i + 1) * reps]]
-        rows.append(
-            {
-                "k": int(k),
-                "Bayes risk": bayes,
-                "SRM-NN risk": float(np.mean(srm_r)),
-                "1-NN risk": float(np.mean(nn_r)),
-                "SRM excess": float(np.mean(srm_r)) - bayes,
-                "1-NN excess": float(np.mean(nn_r)) - bayes,
-            }
+        for rep, (srm, nn, sub) in enumerate(risks[i * reps : (i + 1) * reps]):
+            rows.append(
+                {
+                    "k": int(k),
+                    "seed": rep,
+                    "Bayes risk": bayes,
+                    "SRM-NN risk": srm,
+                    "1-NN risk": nn,
+                    "random-subset 1-NN risk": sub,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def k_sweep_srm(
+    ks: Sequence[int],
+    *,
+    n: int,
+    beta: float,
+    D: int,
+    reps: int,
+    seed: Seed,
+    delta: float = 0.05,
+    grid: int = 100,
+    per_seed: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Risk of SRM-NN and 1-NN as k grows with the Lipschitz constant of η fixed (β/2).
+
+    Averages :func:`k_sweep_seeds` over samples (pass its result as ``per_seed`` to reuse it).
+    """
+    if per_seed is None:
+        per_seed = k_sweep_seeds(
+            ks, n=n, beta=beta, D=D, reps=reps, seed=seed, delta=delta, grid=grid
         )
-    return pd.DataFrame(rows).set_index("k")
+    g = per_seed.groupby("k", sort=True)
+    out = g[["Bayes risk", "SRM-NN risk", "1-NN risk"]].mean()
+    out["SRM excess"] = out["SRM-NN risk"] - out["Bayes risk"]
+    out["1-NN excess"] = out["1-NN risk"] - out["Bayes risk"]
+    return out
 
 
-def _srm_and_nn_risk(task: tuple) -> tuple[float, float]:
-    """Grid risks of SRM-NN and of 1-NN (ℓ∞) trained on one sample of one problem."""
+def _srm_and_nn_risk(task: tuple) -> tuple[float, float, float]:
+    """Grid risks of SRM-NN, 1-NN and random-subset 1-NN (ℓ∞) trained on one sample."""
     k, prob, G, eta_G, n, r, delta, D = task
-    X, y = prob.sample(n, r)
+    r_sample, r_sub = spawn(r, 2)
+    X, y = prob.sample(n, r_sample)
     clf = SRMNearestNeighbors("chebyshev", delta=delta, ddim=float(D), classes=np.arange(k))
     present = np.unique(y)
     if len(present) < k:  # a class with no sample: the label set is the classes seen
         clf.set_params(classes=present)
     clf.fit(X, y)
-    srm = float(np.mean(1.0 - eta_G[np.arange(len(G)), clf.predict(G)]))
-    nn = y[np.argmin(pairwise_distances(G, X, "chebyshev"), axis=1)]
-    return srm, float(np.mean(1.0 - eta_G[np.arange(len(G)), nn]))
+    rows = np.arange(len(G))
+    srm = float(np.mean(1.0 - eta_G[rows, clf.predict(G)]))
+    DG = pairwise_distances(G, X, "chebyshev")
+    nn = y[np.argmin(DG, axis=1)]
+    sub = random_subset_1nn(DG, y, len(clf.support_), r_sub)
+    return (
+        srm,
+        float(np.mean(1.0 - eta_G[rows, nn])),
+        float(np.mean(1.0 - eta_G[rows, sub])),
+    )
 
 
 # ---------------------------------------------------------------------------------------------

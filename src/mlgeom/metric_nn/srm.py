@@ -8,7 +8,9 @@ complexity term (eq. 11), :math:`P(g(X) \ne Y) \le \hat{\mathbb E}[\mathcal L] +
    of the conflict graph :math:`G_L`; a maximal matching gives :math:`\tilde m(L) \le 2\hat m(L)`
    (:mod:`mlgeom.metric_nn.vertex_cover`);
 2. :math:`Q(L) = \tilde m(L) + \Delta(n, L, \delta)` (eq. 13) is minimised approximately by a
-   binary search over the :math:`O(n^2)` candidate values :math:`2/d(X_i, X_j)`, which guarantees
+   binary search over the :math:`O(n^2)` candidate values :math:`2/d(X_i, X_j)` and the limit
+   :math:`L \to 0` (where every bichromatic pair conflicts and the rule is one class), which
+   guarantees
    :math:`Q(\tilde L) \le 4[\hat m(L^*) + \Delta(n, L^*, \delta)]` (eq. 14);
 3. the cover at :math:`\tilde L` is :math:`S_0`; the rest, :math:`S_1`, is consistent with
    margin :math:`\ge 1`, and a test point gets the label of its nearest neighbour in
@@ -71,6 +73,7 @@ class QCurve:
     m_tilde: np.ndarray
     delta: np.ndarray
     Q: np.ndarray
+    edges: np.ndarray  #: number of edges of G_L at each L
 
 
 def binary_search_crossing(
@@ -260,7 +263,8 @@ class SRMNearestNeighbors(ClassifierMixin, BaseEstimator):
     classes_ : numpy.ndarray
         The labels.
     L_ : float
-        The chosen Lipschitz constant :math:`\tilde L` (distances divided by ``scale_``).
+        The chosen Lipschitz constant :math:`\tilde L` (distances divided by ``scale_``);
+        ``0.0`` when the limit :math:`L \to 0` is chosen.
     scale_ : float
         Diameter of the training sample.
     ddim_ : float
@@ -270,7 +274,9 @@ class SRMNearestNeighbors(ClassifierMixin, BaseEstimator):
     support_ : numpy.ndarray of int
         Indices of :math:`S_1` in the training sample (:math:`|S_0| = n - |S_1| \le \tilde m`).
     n_candidates_ : int
-        Number of candidate values of :math:`L`.
+        Number of candidate values of :math:`L`, including the limit :math:`L \to 0`.
+    rank_ : int
+        Number of edges of :math:`G_{\tilde L}` (the chosen candidate's pair rank).
     probes_ : list of float
         The values of :math:`L` the binary search evaluated.
     pairs_ : mlgeom.metric_nn.vertex_cover.ConflictPairs
@@ -391,28 +397,27 @@ class SRMNearestNeighbors(ClassifierMixin, BaseEstimator):
         self.ddim_ = doubling_dimension(Dn) if self.ddim == "auto" else float(self.ddim)
         pairs = ConflictPairs.from_distances(Dn, yi)
         self.pairs_ = pairs
-        cands = pairs.candidates()
-        if len(cands) == 0:  # no two distinct points carry different labels
-            cands = np.array([2.0])
+        cands, ranks = pairs.candidate_ranks(limit=True)  # L = 0: the limit L -> 0
         self.n_candidates_ = len(cands)
         if self.search == "binary":
             best, probes = binary_search_crossing(
-                lambda c: self._loss(pairs.m_tilde(cands[c])),
+                lambda c: self._loss(pairs.m_tilde_at(ranks[c])),
                 lambda c: self._complexity(cands[c]),
                 len(cands),
             )
             self.probes_ = [float(cands[c]) for c in probes]
         else:
-            Q = self._loss(pairs.m_tilde(cands)) + self._complexity(cands)
+            Q = self._loss(pairs.m_tilde_at(ranks)) + self._complexity(cands)
             best = int(np.argmin(Q))
             self.probes_ = [float(c) for c in cands]
         self.L_ = float(cands[best])
-        self.m_tilde_ = int(pairs.m_tilde(self.L_))
+        self.rank_ = int(ranks[best])
+        self.m_tilde_ = int(pairs.m_tilde_at(self.rank_))
         self.delta_ = float(self._complexity(self.L_))
         self.Q_ = float(self._loss(self.m_tilde_) + self.delta_)
-        cover = pairs.cover(self.L_)
+        cover = pairs.cover_at(self.rank_)
         if self.prune_cover:
-            cover = prune_cover(pairs.edges(self.L_), cover)
+            cover = prune_cover(pairs.edges_at(self.rank_), cover)
         self.support_ = np.flatnonzero(~cover)
         self.y_support_ = yi[self.support_]
         self.X_support_ = None if Xv is None else Xv[self.support_]
@@ -424,12 +429,20 @@ class SRMNearestNeighbors(ClassifierMixin, BaseEstimator):
         return self
 
     def q_curve(self, L: Any = None) -> QCurve:
-        """Evaluate :math:`Q` at the given values of :math:`L` (default: every candidate)."""
+        r"""Evaluate :math:`Q` at the given values of :math:`L` (default: every candidate).
+
+        The default curve starts with the limit :math:`L \to 0` (``L = 0``) and counts the
+        edges at each candidate by pair rank (:meth:`ConflictPairs.candidate_ranks`).
+        """
         self._check_fitted()
-        L = self.pairs_.candidates() if L is None else np.sort(np.asarray(L, dtype=float))
-        m = self.pairs_.m_tilde(L)
+        if L is None:
+            L, t = self.pairs_.candidate_ranks(limit=True)
+        else:
+            L = np.sort(np.asarray(L, dtype=float))
+            t = self.pairs_.prefix_length(L)
+        m = self.pairs_.m_tilde_at(t)
         d = self._complexity(L)
-        return QCurve(L, m, d, self._loss(m) + d)
+        return QCurve(L, m, d, self._loss(m) + d, np.asarray(t))
 
     # -- prediction -------------------------------------------------------------------------------
     def _check_fitted(self) -> None:

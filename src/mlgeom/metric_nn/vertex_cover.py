@@ -239,24 +239,47 @@ class ConflictPairs:
         return cls(i, j, d, np.cumsum(step), match_time, n)
 
     def prefix_length(self, L: Any) -> np.ndarray:
-        """Count the pairs with :math:`d < 2/L`, i.e. the edges of :math:`G_L` (vectorised in L)."""
+        r"""Count the pairs with :math:`d < 2/L`, i.e. the edges of :math:`G_L` (vectorised in L).
+
+        ``L = 0`` stands for the limit :math:`L \to 0`, where every bichromatic pair is an edge.
+        """
         L = np.asarray(L, dtype=np.float64)
-        if np.any(~(L > 0)):
-            raise ValueError(f"L must be > 0; got {L[~(L > 0)].ravel()[0]}")
-        return np.searchsorted(self.d, 2.0 / L, side="left")
+        if np.any(~(L >= 0)):
+            raise ValueError(f"L must be >= 0; got {L[~(L >= 0)].ravel()[0]}")
+        with np.errstate(divide="ignore"):
+            thresholds = 2.0 / L
+        return np.searchsorted(self.d, thresholds, side="left")
 
     def m_tilde(self, L: Any) -> np.ndarray:
         r""":math:`\tilde m(L)`: size of the matching cover of :math:`G_L` (vectorised in L)."""
-        return 2 * self.matched_prefix[self.prefix_length(L)]
+        return self.m_tilde_at(self.prefix_length(L))
+
+    def m_tilde_at(self, t: Any) -> np.ndarray:
+        r""":math:`\tilde m` of the graph made of the first ``t`` pairs (vectorised in ``t``)."""
+        return 2 * self.matched_prefix[self._prefix(t)]
 
     def cover(self, L: float) -> np.ndarray:
         """Boolean mask of the matching cover of :math:`G_L` (the set :math:`S_0`)."""
-        return self.match_time < self.prefix_length(L)
+        return self.cover_at(int(self.prefix_length(L)))
+
+    def cover_at(self, t: int) -> np.ndarray:
+        """Boolean mask of the matching cover of the graph made of the first ``t`` pairs."""
+        return self.match_time < int(self._prefix(t))
 
     def edges(self, L: float) -> np.ndarray:
         """Edges of :math:`G_L` as an ``(n_edges, 2)`` array, in the matching order."""
-        t = int(self.prefix_length(L))
+        return self.edges_at(int(self.prefix_length(L)))
+
+    def edges_at(self, t: int) -> np.ndarray:
+        """Return the first ``t`` pairs as a ``(t, 2)`` edge array (the graph at a rank)."""
+        t = int(self._prefix(t))
         return np.stack([self.i[:t], self.j[:t]], axis=1)
+
+    def _prefix(self, t: Any) -> np.ndarray:
+        t = np.asarray(t)
+        if not np.issubdtype(t.dtype, np.integer) or np.any((t < 0) | (t > len(self.d))):
+            raise ValueError(f"t must be integers in [0, {len(self.d)}]; got {t!r}")
+        return t
 
     def candidates(self) -> np.ndarray:
         r"""Return the :math:`O(n^2)` candidate Lipschitz constants :math:`2/d_{ij}`, sorted.
@@ -264,7 +287,38 @@ class ConflictPairs:
         :math:`\tilde m` is constant between consecutive candidates (edge :math:`(i, j)` leaves
         :math:`G_L` exactly at :math:`L = 2/d_{ij}`) and the complexity term grows with
         :math:`L`, so the minimum of :math:`Q` over :math:`L > 0` is attained at a candidate or
-        as :math:`L \to 0`; pairs at distance 0 never leave the graph and give no candidate.
+        as :math:`L \to 0` (:meth:`candidate_ranks` with ``limit=True`` adds that limit);
+        pairs at distance 0 never leave the graph and give no candidate.
         """
         d = np.unique(self.d[self.d > 0])
         return (2.0 / d)[::-1]
+
+    def candidate_ranks(self, *, limit: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        r"""Candidates with the number of edges of :math:`G_L` at each, counted by pair rank.
+
+        At :math:`L_c = 2/d_c` the graph has exactly the pairs with :math:`d < d_c`; counting
+        them on the sorted distances (not by recomputing :math:`2/L_c`, which can round one ulp
+        above :math:`d_c` and keep the defining pair) makes :math:`\tilde m` at a candidate
+        exact.
+
+        Parameters
+        ----------
+        limit : bool, default=True
+            Prepend the limit :math:`L \to 0` (returned as ``L = 0``), where every bichromatic
+            pair is an edge: :math:`\hat m(0) = n - n_{\max}` and the classifier is a single
+            class (the majority class for an exact cover).
+
+        Returns
+        -------
+        L : numpy.ndarray
+            Ascending candidate values (``0`` first when ``limit``).
+        t : numpy.ndarray of int64
+            Number of edges of :math:`G_L` at each (the argument of :meth:`m_tilde_at`).
+        """
+        d = np.unique(self.d[self.d > 0])[::-1]
+        L = 2.0 / d
+        t = np.searchsorted(self.d, d, side="left").astype(np.int64)
+        if limit:
+            L = np.concatenate([[0.0], L])
+            t = np.concatenate([[len(self.d)], t]).astype(np.int64)
+        return L, t
