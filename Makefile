@@ -75,7 +75,7 @@ else
 endif
 
 nbval: $(STAMP)  ## re-execute the notebooks (NB=name: one) at their stored profile and compare outputs
-	rm -rf $(CHECK)
+	rm -rf $(if $(NB),$(CHECK)/results/$(NB).json,$(CHECK))
 	MLGEOM_PROGRESS=0 MLGEOM_RESULTS=$(CURDIR)/$(CHECK)/results $(BIN)/pytest -n $(JOBS) --dist loadfile \
 	  --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 	  -p no:cacheprovider $(if $(NB),notebooks/$(NB).ipynb,notebooks)

@@ -203,3 +203,24 @@ def test_a_run_prints_its_progress(project, capsys):
     reproduce.run("book", ["tiny"])
     out = capsys.readouterr().out
     assert "[1/1] tiny (PROFILE=book) ..." in out and "done in" in out
+
+
+def test_an_edited_md_twin_is_synced_before_the_run(tmp_path):
+    """`make reproduce` runs what the contributor edited (the .md), not a stale .ipynb."""
+    import jupytext
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1")]
+    nb.metadata["jupytext"] = {"formats": "ipynb,md:myst"}
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    ipynb = tmp_path / "nb.ipynb"
+    nbformat.write(nb, ipynb)
+    assert reproduce.sync_twin(ipynb) is False  # no twin: nothing to do
+    md = tmp_path / "nb.md"
+    jupytext.write(nb, md, fmt="md:myst")
+    old = time.time() - 60
+    os.utime(ipynb, (old, old))
+    md.write_text(md.read_text().replace("x = 1", "x = 2"))
+    assert reproduce.sync_twin(ipynb) is True
+    assert nbformat.read(ipynb, as_version=4).cells[0].source == "x = 2"
+    assert reproduce.sync_twin(ipynb) is False  # now up to date

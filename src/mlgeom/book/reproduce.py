@@ -256,6 +256,34 @@ def parse_names(values: list[str]) -> list[str] | None:
     return names
 
 
+def sync_twin(ipynb: Path) -> bool:
+    """Bring ``ipynb``'s inputs up to date with its MyST twin (``.md``) when the twin is newer.
+
+    The ``.md`` is what contributors edit; executing a stale ``.ipynb`` would run the old code,
+    and a later ``jupytext --sync`` would then overwrite the edited ``.md`` with it. Returns
+    whether the notebook was updated (outputs are kept; jupytext pairs them by cell).
+    """
+    import jupytext
+    import nbformat
+
+    twin = ipynb.with_suffix(".md")
+    if not twin.exists() or twin.stat().st_mtime < ipynb.stat().st_mtime:
+        return False
+
+    def sources(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
+        return [(c.cell_type, c.source.strip()) for c in nb.cells]
+
+    if sources(jupytext.read(twin)) == sources(nbformat.read(ipynb, as_version=4)):
+        return False  # jupytext writes the twin last when it syncs: newer, but the same
+    print(f"    {twin.name} is newer than {ipynb.name}: updating the notebook from it", flush=True)
+    subprocess.run(
+        [sys.executable, "-m", "jupytext", "--quiet", "--sync", str(ipynb)],
+        check=True,
+        cwd=ipynb.parent,
+    )
+    return True
+
+
 def run(
     profile: str = "book", names: list[str] | None = None, *, record_times: bool = False
 ) -> dict[str, dict]:
@@ -279,6 +307,11 @@ def run(
     RuntimeError
         If a notebook fails to execute (its error is printed by papermill). Notebooks already
         finished keep their new outputs; the failed one and its record are left untouched.
+
+    Notes
+    -----
+    A notebook whose MyST twin (``.md``) was edited after it is first updated from the twin
+    (:func:`sync_twin`), so that the run executes the code the contributor wrote.
     ReproduceInterrupted, KeyboardInterrupt
         On SIGTERM or Ctrl-C; the notebook being run and its record are left untouched.
     """
@@ -305,6 +338,7 @@ def run(
     try:
         for k, name in enumerate(chosen, 1):
             src = available[name]
+            sync_twin(src)
             out = src if profile == "book" else root / "_build" / "reproduce" / profile / src.name
             print(f"[{k}/{len(chosen)}] {name} (PROFILE={profile}) ...", flush=True)
             scratch_root.mkdir(parents=True, exist_ok=True)
