@@ -26,8 +26,14 @@ def test_sinkhorn_log_matches_pot_where_pot_converges(seed, n):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         P_ref, log = ot.sinkhorn(
-            ones, ones, -L, reg=1.0, method="sinkhorn_log", stopThr=1e-13,
-            numItermax=100_000, log=True,
+            ones,
+            ones,
+            -L,
+            reg=1.0,
+            method="sinkhorn_log",
+            stopThr=1e-13,
+            numItermax=100_000,
+            log=True,
         )
     if log["err"][-1] > 1e-12:
         pytest.skip(f"POT did not converge (err {log['err'][-1]:.1e})")

@@ -163,8 +163,9 @@ def worst_case_constant(
     r"""Smallest :math:`c` with :math:`\sum_t E_t \le \min_U \sum_t S_t(U) + c\|U\|_F^2`.
 
     Equals :math:`\sup_U R_T(U)/\|U\|_F^2` (the empirical constant of a bound
-    :math:`R_T(U) \le c\|U\|_F^2`). Bisection on :math:`\log c` in ``[lo, hi]``; returns ``lo``
-    if the inequality already holds at ``lo`` and ``inf`` if it fails at ``hi``.
+    :math:`R_T(U) \le c\|U\|_F^2`). Bisection on :math:`\log c` in ``[lo, hi]``; returns ``0.0``
+    if the inequality already holds at ``lo`` (then :math:`c^* \le` ``lo``, below the bracket's
+    resolution) and ``inf`` if it fails at ``hi``.
     """
     E = check_real(cumulative_expected, "cumulative_expected")
 

@@ -37,10 +37,20 @@ from mlgeom.random import Seed, as_generator, spawn
 from mlgeom.stats import loglog_slope
 
 __all__ = [
+    "appendix_d_supremum",
     "lemma31_draws",
+    "lemma31_line",
     "appendix_d_table",
     "multiclass_runs",
     "worst_case_table",
+    "slope_per_seed",
+    "second_half_fractions",
+    "STEPS",
+    "step_size",
+    "own_step",
+    "uniform_mean_output",
+    "uniform_expected_losses",
+    "uniform_realised_losses",
     "horizon_table",
     "lower_bound_table",
     "structured_check",
@@ -82,6 +92,52 @@ def lemma31_draws(structure: Structure, n_draws: int, *, seed: Seed = None) -> n
     return out
 
 
+def lemma31_line(structure: Structure, ts: np.ndarray) -> np.ndarray:
+    r"""Lemma 3.1's ratio along a one-parameter family of scores that is tight or near-tight.
+
+    For the 0-1 polytopes (multilabel, ordinal) :math:`\theta = t\mathbf 1` with
+    :math:`y = 0`: when the projection pools every coordinate, each inequality of the lemma's
+    proof is an equality and the ratio equals :math:`4\gamma/(\lambda\nu)`. For multiclass
+    :math:`\theta = t e_1`, :math:`y = e_1` (for :math:`t < 0` the other classes are favoured
+    equally; Appendix D's configuration in ``d`` classes).
+    Other structures are not covered (``ValueError``).
+    """
+    from mlgeom.fenchel_young.losses import Multilabel, Ordinal
+
+    ts = np.asarray(ts, dtype=np.float64)
+    if isinstance(structure, Multilabel | Ordinal):
+        pairs = [(np.full(structure.d, t), np.zeros(structure.d)) for t in ts]
+    elif isinstance(structure, Multiclass):
+        e = np.eye(structure.d)
+        pairs = [(t * e[0], e[0]) for t in ts]
+    else:
+        raise ValueError(f"no tight family is known for {structure!r}")
+    return np.array([lemma31_ratio(structure, th, y) for th, y in pairs])
+
+
+def appendix_d_supremum(hi: float = 5.0) -> tuple[float, float]:
+    r"""Supremum over :math:`\varepsilon \in (0, hi]` of Appendix D's normalised ratio.
+
+    Appendix D prints the limit :math:`2/\ln 2` as :math:`\varepsilon \to 0`; the ratio
+    :math:`4(1 - 2^{-1-2\varepsilon})/((1+\varepsilon)\ln 2)` first increases, so its supremum
+    is a larger lower bound on Lemma 3.1's constant. Bounded scalar optimisation of the
+    library's ratio (:func:`~mlgeom.fenchel_young.decoding.appendix_d_ratio`).
+
+    Returns
+    -------
+    eps, ratio : float
+        The maximiser and the supremum.
+    """
+    from scipy.optimize import minimize_scalar
+
+    if not np.isfinite(hi) or hi <= 0:
+        raise ValueError(f"hi must be finite and > 0; got {hi!r}")
+    res = minimize_scalar(
+        lambda e: -appendix_d_ratio(e), bounds=(0.0, hi), method="bounded", options={"xatol": 1e-10}
+    )
+    return float(res.x), float(-res.fun)
+
+
 def appendix_d_table(eps: np.ndarray) -> pd.DataFrame:
     r"""Appendix D: the library's ratio, the printed closed form, and deterministic decoding.
 
@@ -108,17 +164,49 @@ def appendix_d_table(eps: np.ndarray) -> pd.DataFrame:
 # -- multiclass (Theorem 5.1, Gaptron) ----------------------------------------------------------
 
 
+#: The two step sizes of the headline's 2×2 design.
+STEPS = ("theorem_5_1", "gaptron")
+
+
+def step_size(step: str, d: int, C: float = 1.0) -> float:
+    r"""Return a named OGD step size for ``d`` classes and input bound ``C``.
+
+    ``"theorem_5_1"``: :math:`\eta = (1-\ln 2)\ln 2/C^2` (Theorem 5.1);
+    ``"gaptron"``: :math:`\eta = \ln 2/(dC^2)` (Proposition 4.1 with :math:`a = 1/d`).
+    """
+    if step == "theorem_5_1":
+        return sr.eta_theorem_5_1(C)
+    if step == "gaptron":
+        return sr.eta_gaptron(d, C)
+    raise ValueError(f"step must be one of {STEPS}; got {step!r}")
+
+
+def own_step(decoding: str) -> str:
+    """Return the step size a decoding is analysed with (Gaptron's for ``"gaptron"``)."""
+    return "gaptron" if decoding == "gaptron" else "theorem_5_1"
+
+
 def multiclass_runs(
-    streams: list[Stream], d: int, decoding: str, *, seed: Seed = None, C: float = 1.0
+    streams: list[Stream],
+    d: int,
+    decoding: str,
+    *,
+    seed: Seed = None,
+    C: float = 1.0,
+    step: str | None = None,
 ):
-    """Run the fast path on several streams (one per seed) and return the batch record."""
+    """Run the fast path on several streams (one per seed) and return the batch record.
+
+    ``step`` names the OGD step size (:func:`step_size`); by default the decoding's own
+    (:func:`own_step`), so that the decoding and the step size can be varied one at a time.
+    """
     T = streams[0].T
     if any(s.T != T for s in streams):
         raise ValueError("streams must have equal lengths")
     X, labels = streams[0].X, streams[0].labels
     orders = np.stack([s.order for s in streams])
     unif = np.stack([g.random((T, 2)) for g in spawn(seed, len(streams))])
-    eta = sr.eta_gaptron(d, C) if decoding == "gaptron" else sr.eta_theorem_5_1(C)
+    eta = step_size(own_step(decoding) if step is None else step, d, C)
     return logistic_ogd_batch(X, labels, orders, unif, d=d, eta=eta, decoding=decoding)
 
 
@@ -129,6 +217,8 @@ def worst_case_table(
     n_seeds: int,
     *,
     decodings: tuple[str, ...] = ("randomized", "gaptron", "deterministic"),
+    steps: tuple[str, ...] | None = None,
+    uniform: bool = False,
     noise: float = 0.0,
     seed: Seed = None,
 ) -> pd.DataFrame:
@@ -138,9 +228,15 @@ def worst_case_table(
     :math:`c^* = \sup_U R_T(U)/\|U\|_F^2` is computed exactly (ridge bisection). Theorem 5.1
     says :math:`c^* \le 1/(2(1-\ln 2)\ln 2)` for the randomized decoding; Gaptron's analysis
     gives :math:`c^* \le d/(2\ln 2)`.
+
+    ``steps=None`` runs each decoding with its own step size (:func:`own_step`); a tuple of
+    step names (:data:`STEPS`) runs every decoding with every step (the 2×2 design that
+    changes one factor at a time). ``uniform=True`` adds the uniform guesser
+    (:math:`\sum_t E_t = T(1 - 1/d)`, ``decoding = "uniform"``, ``step = "none"``) on the
+    same streams. Columns: ``d, seed, decoding, step, sum_E, mistakes, c_star``.
     """
     tasks = [
-        (d, g, T, n_prototypes, n_seeds, tuple(decodings), noise)
+        (d, g, T, n_prototypes, n_seeds, tuple(decodings), steps, uniform, noise)
         for d, g in zip(ds, spawn(seed, len(ds)), strict=True)
     ]
     per_d = pmap(_worst_case_rows, tasks, desc="Theorem 5.1: worst case against d")
@@ -148,30 +244,139 @@ def worst_case_table(
 
 
 def _worst_case_rows(task: tuple) -> list[dict[str, Any]]:
-    """One ``d`` of :func:`worst_case_table`: its streams, every decoding, every seed."""
-    d, g, T, n_prototypes, n_seeds, decodings, noise = task
+    """One ``d`` of :func:`worst_case_table`: its streams, every arm, every seed."""
+    d, g, T, n_prototypes, n_seeds, decodings, steps, uniform, noise = task
     gs = spawn(g, n_seeds + 1)
     streams = [
         prototype_stream(d, T, n_prototypes=n_prototypes, noise=noise, seed=h) for h in gs[:n_seeds]
     ]
     s = Multiclass(d)
     rows = []
+    # the decodings' uniforms do not depend on the step size: arms differ in one factor only
     for dec, h in zip(decodings, spawn(gs[-1], len(decodings)), strict=True):
-        rec = multiclass_runs(streams, d, dec, seed=h)
+        for step in (own_step(dec),) if steps is None else steps:
+            rec = multiclass_runs(streams, d, dec, seed=h, step=step)
+            for k, st in enumerate(streams):
+                E = float(rec.expected_loss[k].sum())
+                c = cmp.worst_case_constant(s, st, E, loss_scale=LOG2E)
+                rows.append(
+                    {
+                        "d": d,
+                        "seed": k,
+                        "decoding": dec,
+                        "step": step,
+                        "sum_E": E,
+                        "mistakes": float(rec.target_loss[k].sum()),
+                        "c_star": c,
+                    }
+                )
+    if uniform:
+        E = T * (1.0 - 1.0 / d)
         for k, st in enumerate(streams):
-            E = float(rec.expected_loss[k].sum())
-            c = cmp.worst_case_constant(s, st, E, loss_scale=LOG2E)
+            c = cmp.worst_case_constant(s, st, E, loss_scale=LOG2E, hi=1e7)
             rows.append(
                 {
                     "d": d,
                     "seed": k,
-                    "decoding": dec,
+                    "decoding": "uniform",
+                    "step": "none",
                     "sum_E": E,
-                    "mistakes": float(rec.target_loss[k].sum()),
+                    "mistakes": E,
                     "c_star": c,
                 }
             )
     return rows
+
+
+def slope_per_seed(table: pd.DataFrame, x: str, y: str) -> np.ndarray:
+    """Log–log slope of ``y`` against ``x`` fitted separately for each ``seed`` of ``table``."""
+    return np.array(
+        [
+            loglog_slope(g[x].to_numpy(float), g[y].to_numpy(float)).slope
+            for _, g in table.groupby("seed", sort=True)
+        ]
+    )
+
+
+def second_half_fractions(
+    d: int,
+    T: int,
+    n_prototypes: int,
+    n_seeds: int,
+    *,
+    learner: str = "parameter_free",
+    seed: Seed = None,
+) -> np.ndarray:
+    r"""Fraction of :math:`\sum_t E_t` paid in the second half, one prototype stream per seed.
+
+    Appendix E.2's parameter-free learner (or ``learner="ogd"`` with Theorem 5.1's rate) on
+    :func:`~mlgeom.fenchel_young.streams.prototype_stream` streams; a finite surrogate regret
+    makes the fraction small, a learner that keeps erring at a constant rate pays about 1/2.
+    """
+    if learner not in ("parameter_free", "ogd"):
+        raise ValueError(f"learner must be 'parameter_free' or 'ogd'; got {learner!r}")
+    tasks = [(d, T, n_prototypes, learner, g) for g in spawn(seed, n_seeds)]
+    return np.array(pmap(_second_half_fraction, tasks, desc="App. E.2: seeds"))
+
+
+def _second_half_fraction(task: tuple) -> float:
+    """One seed of :func:`second_half_fractions`."""
+    d, T, n_prototypes, learner, g = task
+    h1, h2 = spawn(g, 2)
+    st = prototype_stream(d, T, n_prototypes=n_prototypes, seed=h1)
+    if learner == "parameter_free":
+        kw: dict[str, Any] = {"learner": "parameter_free"}
+    else:
+        kw = {"eta": sr.eta_theorem_5_1(1.0)}
+    rec = sr.run_online(Multiclass(d), st, loss_scale=LOG2E, seed=h2, **kw)
+    E = rec.expected_loss
+    return float(E[T // 2 :].sum() / E.sum())
+
+
+# -- the uniform guesser: the strawman of every bound -------------------------------------------
+
+
+def uniform_mean_output(structure: Structure) -> np.ndarray:
+    r"""Mean of the uniform distribution on :math:`\mathcal Y` (the uniform guesser's play).
+
+    The target loss is affine on :math:`\mathrm{conv}(\mathcal Y)` (Assumption 2.1), so the
+    uniform guesser's expected loss is :math:`L(\bar y; y)` with this mean :math:`\bar y`.
+    """
+    from mlgeom.fenchel_young.losses import Multilabel, Ranking
+
+    if isinstance(structure, Multilabel):
+        return np.full(structure.d, 0.5)
+    if isinstance(structure, Ranking):
+        return np.full(structure.d, 1.0 / structure.n)
+    return structure.outputs().mean(axis=0)
+
+
+def uniform_expected_losses(structure: Structure, stream: Stream) -> np.ndarray:
+    r"""Per-round expected target loss of uniform guessing, :math:`E_t = L(\bar y; y_t)`."""
+    Y = stream.Y[stream.order]
+    return structure.target_loss(np.broadcast_to(uniform_mean_output(structure), Y.shape), Y)
+
+
+def uniform_realised_losses(
+    structure: Structure, stream: Stream, n_seeds: int, *, seed: Seed = None
+) -> np.ndarray:
+    r"""Realised :math:`\sum_t L(\hat y_t; y_t)` of uniform guessing, one total per seed.
+
+    Multilabel plays independent fair bits; the other structures a uniform element of
+    :meth:`~mlgeom.fenchel_young.losses.Structure.outputs`.
+    """
+    from mlgeom.fenchel_young.losses import Multilabel
+
+    Y = stream.Y[stream.order]
+    out = np.empty(n_seeds)
+    for k, g in enumerate(spawn(seed, n_seeds)):
+        if isinstance(structure, Multilabel):
+            P = (g.random(Y.shape) < 0.5).astype(np.float64)
+        else:
+            outs = structure.outputs()
+            P = outs[g.integers(len(outs), size=len(Y))]
+        out[k] = float(structure.target_loss(P, Y).sum())
+    return out
 
 
 def slope_table(table: pd.DataFrame, x: str, y: str, by: str) -> pd.DataFrame:
@@ -257,6 +462,7 @@ def _lower_bound_row(task: tuple) -> dict[str, Any]:
         "regret": float(E.sum() - S_U.sum()),
         "first_M": float(E[:M].sum() - S_U[:M].sum()),
         "exact_lb": float((M + 1) * (1 - 1 / d) - S_U.sum()),
+        "repeated_mean_E": float(E[M + 1 :].mean()),
         "upper": sr.bound_theorem_5_1(1.0, B**2),
         "B2_over_ln2d": B**2 / np.log(d) ** 2,
     }
@@ -520,7 +726,11 @@ def plot_appendix_d(table: pd.DataFrame):
 
 
 def plot_d_scaling(table: pd.DataFrame, bound_ours: float):
-    """Worst-case regret per unit ‖U‖² against d, mean and min–max band over seeds."""
+    """Worst-case regret per unit ‖U‖² against d, mean and min–max band over seeds.
+
+    One colour per decoding; with a ``step`` column (the 2×2 design), solid lines for
+    Theorem 5.1's step size and dashed ones for Gaptron's. Uniform-guessing rows are skipped.
+    """
     from mlgeom.book.plotting import COLORS, PAPER_STYLE, figure
 
     fig, ax = figure()
@@ -529,10 +739,17 @@ def plot_d_scaling(table: pd.DataFrame, bound_ours: float):
         "gaptron": COLORS["baseline"],
         "deterministic": COLORS["accent"],
     }
-    for dec, grp in table.groupby("decoding", sort=False):
+    table = table[table["decoding"] != "uniform"]
+    keys = ["decoding", "step"] if "step" in table else ["decoding"]
+    multi = "step" in table and table["step"].nunique() > 1
+    for key, grp in table.groupby(keys, sort=False):
+        dec = key[0] if isinstance(key, tuple) else key
+        step = key[1] if isinstance(key, tuple) and len(key) > 1 else None
+        ls = "--" if step == "gaptron" and multi else "-"
+        label = f"{dec}, {step} step" if multi else dec
         agg = grp.groupby("d")["c_star"].agg(["mean", "min", "max"])
-        ax.loglog(agg.index, agg["mean"], "o-", color=colors[dec], label=dec)
-        ax.fill_between(agg.index, agg["min"], agg["max"], color=colors[dec], alpha=0.2)
+        ax.loglog(agg.index, agg["mean"], "o", ls=ls, color=colors[dec], label=label)
+        ax.fill_between(agg.index, agg["min"], agg["max"], color=colors[dec], alpha=0.15)
     ds = np.array(sorted(table["d"].unique()), dtype=float)
     ax.loglog(ds, np.full(ds.size, bound_ours), **PAPER_STYLE, label="Theorem 5.1 bound")
     ax.loglog(
