@@ -133,8 +133,12 @@ def test_multiscale_width_against_box_formula_and_cut():
     runs = []
     for _ in range(2):
         L = MultiscaleLearner(2, 3.0, n_scales=2, seed=4)
-        runs.append([L.step(q, 1 if q[0] > 0 else 2)[0]
-                     for q in np.random.default_rng(1).uniform(-0.5, 0.5, (15, 2))])
+        runs.append(
+            [
+                L.step(q, 1 if q[0] > 0 else 2)[0]
+                for q in np.random.default_rng(1).uniform(-0.5, 0.5, (15, 2))
+            ]
+        )
     assert runs[0] == runs[1]
     assert L.centre_slack(np.array([0.3, 0.0]), np.array([-0.3, 0.0])) >= 0
 

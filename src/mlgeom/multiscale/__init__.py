@@ -15,6 +15,8 @@ Section 5, Appendix E: the kernel maps T, Q,
 δ_i, D_i, H_i for :math:`L^p`                     :mod:`.kernel_maps`
 Algorithm 2, Theorem 13: the multiscale learner   :mod:`.learner`
 the chapter's experiments and query streams       :mod:`.experiments`
+seeded sweeps through ``pmap``                    :mod:`.sweeps`
+strawmen: midpoint learner, uniform guessing      :mod:`.baselines`
 speed benchmark (``make bench``)                  :mod:`.bench` (not imported here)
 ================================================  =============================================
 """
@@ -24,6 +26,7 @@ from mlgeom._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     __name__,
     {
+        "baselines": ["MidpointLearner", "run_midpoint", "uniform_guessing_loss"],
         "contextual_search": [
             "BallKnowledgeSet",
             "ContextualSearch",
@@ -52,6 +55,7 @@ __getattr__, __dir__, __all__ = attach(
             "D_i",
             "D_map",
             "F_even",
+            "definition20_displayed",
             "F_i",
             "G_even",
             "G_i",
@@ -76,6 +80,16 @@ __getattr__, __dir__, __all__ = attach(
             "ScaleSet",
             "scale_loss_bound",
             "threshold",
+        ],
+        "sweeps": [
+            "binary_sweep",
+            "convex_sweep",
+            "dims_sweep",
+            "late_slope",
+            "margin_sweep",
+            "mixed_margin_stream",
+            "multi_sweep",
+            "multiscale_runs",
         ],
         "losses": ["nn_loss", "robust_mistakes", "similarity", "true_label"],
         "partition_learners": [

@@ -25,9 +25,16 @@ def benchmark(ds=range(2, 11), n_rounds: int = 200, seed=0) -> pd.DataFrame:
     for d in ds:
         cone = time_rounds([d], n_rounds, seed, "cone").iloc[0]
         lp = time_rounds([d], n_rounds, seed, "lp").iloc[0]
-        rows.append({"d": d, "projection_ms": cone["median_ms"], "lp_highs_ms": lp["median_ms"],
-                     "ratio_lp/proj": lp["median_ms"] / cone["median_ms"],
-                     "projection_mean_ms": cone["mean_ms"], "lp_highs_mean_ms": lp["mean_ms"]})
+        rows.append(
+            {
+                "d": d,
+                "projection_ms": cone["median_ms"],
+                "lp_highs_ms": lp["median_ms"],
+                "ratio_lp/proj": lp["median_ms"] / cone["median_ms"],
+                "projection_mean_ms": cone["mean_ms"],
+                "lp_highs_mean_ms": lp["mean_ms"],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -42,8 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     n_rounds = int(args[0]) if args else 200
     seed = int(args[1]) if len(args) > 1 else 0
     df = benchmark(n_rounds=n_rounds, seed=seed)
-    print(f"Theorem 8 learner (k = 2): median (and mean) ms per round over {n_rounds} rounds "
-          "(widths + sampler guess + cut)")
+    print(
+        f"Theorem 8 learner (k = 2): median (and mean) ms per round over {n_rounds} rounds "
+        "(widths + sampler guess + cut)"
+    )
     print(df.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     return 0
 

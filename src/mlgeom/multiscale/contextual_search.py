@@ -217,8 +217,9 @@ class ContextualSearch:
         Passed to :class:`BallKnowledgeSet`.
     """
 
-    def __init__(self, d, alpha=1.0, n_terms=40, n_particles=128, n_steps=2, ball_tol=1e-3,
-                 seed=None):
+    def __init__(
+        self, d, alpha=1.0, n_terms=40, n_particles=128, n_steps=2, ball_tol=1e-3, seed=None
+    ):
         self.d = check_positive_int(d, "d")
         self.alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
         self.n_terms = check_positive_int(n_terms, "n_terms")
@@ -335,8 +336,9 @@ def disk_polygon_area(A, b, radius: float = 1.0) -> tuple[float, float]:
             if M @ M <= r * r:
                 pieces.append((P + t0 * D, P + t1 * D))
     if not pieces:  # the polygon's boundary avoids the disk: disk inside it, or disjoint
-        inside = all(_cross(poly[(k + 1) % len(poly)] - poly[k], -poly[k]) >= 0
-                     for k in range(len(poly)))
+        inside = all(
+            _cross(poly[(k + 1) % len(poly)] - poly[k], -poly[k]) >= 0 for k in range(len(poly))
+        )
         return (math.pi * r * r, 2 * math.pi * r) if inside else (0.0, 0.0)
     area = perim = 0.0
     tol = 1e-12 * r

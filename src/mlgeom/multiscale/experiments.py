@@ -113,8 +113,13 @@ def run_binary(w, Q, *, seed=None, alpha=1.0, width_method="cone", perceptron=Tr
             if perc.predict(q) != y:
                 lp[t] = abs(q @ w) ** alpha
             perc.learn(q, y)
-    return {"ours": np.cumsum(lo), "perceptron": np.cumsum(lp), "mistakes": mist,
-            "updates": upd, "potential": ours.potential}
+    return {
+        "ours": np.cumsum(lo),
+        "perceptron": np.cumsum(lp),
+        "mistakes": mist,
+        "updates": upd,
+        "potential": ours.potential,
+    }
 
 
 def run_multiclass(X, Q, *, kind="inner", p=2.0, seed=None, perceptron=True):
@@ -143,9 +148,13 @@ def run_multiclass(X, Q, *, kind="inner", p=2.0, seed=None, perceptron=True):
             f = q if fmap is None else fmap(q)
             lp[t] = nn_loss(q, X, mp.predict(f), *sim)
             mp.learn(f, r)
-    return {"ours": np.cumsum(lo), "perceptron": np.cumsum(lp),
-            "infeasible": learner.n_infeasible, "min_Mv": float(np.min(learner.min_Mv)),
-            "sym_violations": learner.symmetric_violations}
+    return {
+        "ours": np.cumsum(lo),
+        "perceptron": np.cumsum(lp),
+        "infeasible": learner.n_infeasible,
+        "min_Mv": float(np.min(learner.min_Mv)),
+        "sym_violations": learner.symmetric_violations,
+    }
 
 
 def appendix_f_stream(T: int, d: int, seed=None, n_candidates: int = 200):
@@ -171,8 +180,13 @@ def appendix_f_stream(T: int, d: int, seed=None, n_candidates: int = 200):
         S = np.array(P) * np.where(np.array(lab) == 0, -1.0, 1.0)[:, None]
         # max s  s.t.  ⟨h, a⟩ >= s (label 1), ⟨h, b⟩ <= −s (label 2), ‖h‖_∞ <= 1
         A_ub = np.hstack([S, np.ones((len(P), 1))])
-        res = linprog(np.append(np.zeros(d), -1.0), A_ub=A_ub, b_ub=np.zeros(len(P)),
-                      bounds=[(-1, 1)] * d + [(None, 1)], method="highs")
+        res = linprog(
+            np.append(np.zeros(d), -1.0),
+            A_ub=A_ub,
+            b_ub=np.zeros(len(P)),
+            bounds=[(-1, 1)] * d + [(None, 1)],
+            method="highs",
+        )
         if res.status == 0 and res.x[-1] > 1e-10:
             h = res.x[:d] / np.linalg.norm(res.x[:d])
         else:  # strict separation below double precision: keep the last separator
@@ -213,8 +227,13 @@ def run_appendix_f(T: int, d: int, seed=None):
         if a["label"] != y:
             loss[t] = _dist_to_hull(P[t], P[lab == (a["label"] - 1)])
         learner.learn(P[t], y, a["label"])
-    return {"cumloss": np.cumsum(loss), "eps": eps, "min_sep": min_sep, "min_margin": min_margin,
-            "n_degenerate": n_deg}
+    return {
+        "cumloss": np.cumsum(loss),
+        "eps": eps,
+        "min_sep": min_sep,
+        "min_margin": min_margin,
+        "n_degenerate": n_deg,
+    }
 
 
 def time_rounds(ds, n_rounds: int, seed=None, width_method="cone") -> pd.DataFrame:
@@ -230,8 +249,14 @@ def time_rounds(ds, n_rounds: int, seed=None, width_method="cone") -> pd.DataFra
             a = L.assess(q)
             L.learn(q, 1 if q @ w >= 0 else 2, a["label"])
             ts.append(time.perf_counter() - t0)
-        rows.append({"d": d, "method": width_method, "median_ms": 1e3 * float(np.median(ts)),
-                     "mean_ms": 1e3 * float(np.mean(ts))})
+        rows.append(
+            {
+                "d": d,
+                "method": width_method,
+                "median_ms": 1e3 * float(np.median(ts)),
+                "mean_ms": 1e3 * float(np.mean(ts)),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -265,13 +290,15 @@ def separated_centres(d: int, p: float, Delta: float, seed=None, k: int = 2) -> 
     raise RuntimeError(f"no {k} centres with pairwise L^{p} separation {Delta} found")
 
 
-def run_multiscale(T: int, d: int, p: float, Delta: float, *, seed=None, printed=False,
-                   n_scales: int = 6) -> dict:
+def run_multiscale(
+    T: int, d: int, p: float, Delta: float, *, seed=None, printed=False, n_scales: int = 6
+) -> dict:
     """Algorithm 2 on a ``k = 2`` stream near the ``L^p`` bisector of ``Δ``-separated centres.
 
     Queries: a uniform point of the segment's orthogonal direction through the midpoint, pushed
     off by ``±0.1 t^{-1/2}`` along ``x_1 − x_2``, kept in ``B_d``. Returns the cumulative
-    ``L^p`` loss, the scale used each round (0: none qualified), the Claim 29 slack of the true
+    ``L^p`` loss and that of uniform guessing (expected), the scale used each round (0: none
+    qualified), the Claim 29 slack of the true
     centres and the number of active coordinates per scale.
     """
     from mlgeom.multiscale.learner import MultiscaleLearner
@@ -280,28 +307,38 @@ def run_multiscale(T: int, d: int, p: float, Delta: float, *, seed=None, printed
     X = separated_centres(d, p, Delta, rng)
     learner = MultiscaleLearner(d, p, n_scales=n_scales, printed=printed, seed=rng)
     n = (X[0] - X[1]) / np.linalg.norm(X[0] - X[1])
-    loss, scales = np.zeros(T), np.zeros(T, dtype=int)
+    loss, uniform, scales = np.zeros(T), np.zeros(T), np.zeros(T, dtype=int)
     for t in range(T):
         o = _orth(rng, n)
-        q = (X[0] + X[1]) / 2 + rng.uniform(-0.5, 0.5) * o + rng.choice([-1, 1]) * 0.1 * (
-            t + 1) ** -0.5 * n
+        q = (
+            (X[0] + X[1]) / 2
+            + rng.uniform(-0.5, 0.5) * o
+            + rng.choice([-1, 1]) * 0.1 * (t + 1) ** -0.5 * n
+        )
         q /= max(1.0, np.linalg.norm(q))
         r = int(np.argmin(similarity(q, X, "lp", p)))
         guess, i = learner.step(q, r + 1)
         loss[t] = nn_loss(q, X, guess - 1, "lp", p)
+        uniform[t] = 0.5 * nn_loss(q, X, 1 - r, "lp", p)
         scales[t] = 0 if i is None else i
-    return {"cumloss": np.cumsum(loss), "scales": scales,
-            "claim29_slack": learner.centre_slack(X[0], X[1]),
-            "active": {i: len(S.col) for i, S in learner.S.items()}}
+    return {
+        "cumloss": np.cumsum(loss),
+        "uniform": np.cumsum(uniform),
+        "scales": scales,
+        "claim29_slack": learner.centre_slack(X[0], X[1]),
+        "active": {i: len(S.col) for i, S in learner.S.items()},
+    }
 
 
-def run_multiscale_multiclass(T: int, k: int, d: int, p: float, Delta: float, *, seed=None,
-                              n_scales: int = 6) -> dict:
+def run_multiscale_multiclass(
+    T: int, k: int, d: int, p: float, Delta: float, *, seed=None, n_scales: int = 6
+) -> dict:
     """Theorem 13's learner (Algorithm 2 per pair inside Theorem 11) on ``k`` separated centres.
 
     Centres from :func:`separated_centres`; query ``t`` is drawn as in :func:`run_multiscale`
     around the midpoint of a random pair (pushed off by ``±0.1 t^{-1/2}`` along ``x_i − x_j``).
-    Returns the cumulative ``L^p`` loss, the scale of each update (0: no update), the rounds
+    Returns the cumulative ``L^p`` loss (and uniform guessing's expected one), the scale of each
+    update (0: no update), the rounds
     with infeasible ``Mv >= 0``, the smallest ``min(Mv)`` and ``min(M + Mᵀ)``, rounds where a
     pair had no scale, and the Claim 29 slack of each pair's true centres.
     """
@@ -310,19 +347,31 @@ def run_multiscale_multiclass(T: int, k: int, d: int, p: float, Delta: float, *,
     rng = as_generator(seed)
     X = separated_centres(d, p, Delta, rng, k=k)
     learner = MultiscaleMulticlassLearner(k, d, p, Delta, n_scales=n_scales, seed=rng)
-    loss = np.zeros(T)
+    loss, uniform = np.zeros(T), np.zeros(T)
     for t in range(T):
         a, b = rng.choice(k, size=2, replace=False)
         n = (X[a] - X[b]) / np.linalg.norm(X[a] - X[b])
-        q = (X[a] + X[b]) / 2 + rng.uniform(-0.5, 0.5) * _orth(rng, n) + rng.choice(
-            [-1, 1]) * 0.1 * (t + 1) ** -0.5 * n
+        q = (
+            (X[a] + X[b]) / 2
+            + rng.uniform(-0.5, 0.5) * _orth(rng, n)
+            + rng.choice([-1, 1]) * 0.1 * (t + 1) ** -0.5 * n
+        )
         q /= max(1.0, np.linalg.norm(q))
         r = int(np.argmin(similarity(q, X, "lp", p)))
         guess, _ = learner.step(q, r)
         loss[t] = nn_loss(q, X, guess, "lp", p)
-    return {"cumloss": np.cumsum(loss), "scales": np.array(learner.scales_used),
-            "infeasible": learner.n_infeasible, "min_Mv": float(np.min(learner.min_Mv)),
-            "min_sym": float(np.min(learner.min_sym)), "no_scale": learner.no_scale_rounds,
-            "updates": learner.n_updates, "Delta": Delta,
-            "claim29_slack": min(learner.sub[(i, j)].centre_slack(X[i], X[j])
-                                 for i, j in learner.pairs)}
+        uniform[t] = np.mean([nn_loss(q, X, j, "lp", p) for j in range(k)])
+    return {
+        "cumloss": np.cumsum(loss),
+        "uniform": np.cumsum(uniform),
+        "scales": np.array(learner.scales_used),
+        "infeasible": learner.n_infeasible,
+        "min_Mv": float(np.min(learner.min_Mv)),
+        "min_sym": float(np.min(learner.min_sym)),
+        "no_scale": learner.no_scale_rounds,
+        "updates": learner.n_updates,
+        "Delta": Delta,
+        "claim29_slack": min(
+            learner.sub[(i, j)].centre_slack(X[i], X[j]) for i, j in learner.pairs
+        ),
+    }

@@ -35,6 +35,7 @@ from mlgeom._validation import check_positive_int, check_real, check_vector
 __all__ = [
     "SparseVector",
     "T_map",
+    "definition20_displayed",
     "Q_map",
     "Ker",
     "G_even",
@@ -132,8 +133,10 @@ def F_even(a: float, p: int, *, printed: bool = False) -> np.ndarray:
     p : int
         Even integer ``p >= 2``.
     printed : bool, default=False
-        ``True``: the printed ``(a^p, −C(p,1)a^{p−1}, …, −C(p,p−1)a, C(p,p))`` (every middle sign
-        negative). ``False``: the binomial coefficients ``C(p,k)(−a)^{p−k}`` that Lemma E.1 needs.
+        ``True``: the display ``(a^p, −C(p,1)a^{p−1}, …, −C(p,p−1)a, C(p,p))`` with its ellipsis
+        filled by minus signs (a *reading* of the ellipsis, not the printed text: every displayed
+        term agrees with the binomial expansion for even ``p``, see :func:`definition20_displayed`).
+        ``False``: the binomial coefficients ``C(p,k)(−a)^{p−k}`` that Lemma E.1 needs.
     """
     p = _even_p(p)
     k = np.arange(p + 1)
@@ -144,6 +147,32 @@ def F_even(a: float, p: int, *, printed: bool = False) -> np.ndarray:
     else:
         sign = (-1.0) ** (p - k)
     return sign * mag
+
+
+def definition20_displayed(a: float, p: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return the terms of Definition 20 that the paper displays, and their positions in ``F(a)``.
+
+    The display is ``F(a) = (a^p, −C(p,1)a^{p−1}, …, −C(p,p−1)a, C(p,p))``: entries ``0, 1,
+    p−1, p`` are printed, the rest is an ellipsis.
+
+    Returns
+    -------
+    (index, value) : tuple of ndarray
+        Positions ``[0, 1, p−1, p]`` and the printed values there.
+
+    Examples
+    --------
+    >>> idx, val = definition20_displayed(0.5, 4)
+    >>> idx.tolist(), val.tolist()
+    ([0, 1, 3, 4], [0.0625, -0.5, -2.0, 1.0])
+    >>> bool(np.allclose(F_even(0.5, 4)[idx], val))  # the binomial expansion agrees
+    True
+    """
+    p = _even_p(p)
+    a = float(a)
+    idx = np.array([0, 1, p - 1, p])
+    val = np.array([a**p, -math.comb(p, 1) * a ** (p - 1), -math.comb(p, p - 1) * a, 1.0])
+    return idx, val
 
 
 def H_even(z, p: int, *, printed: bool = False) -> np.ndarray:

@@ -33,8 +33,13 @@ from mlgeom.multiscale import kernel_maps as km
 from mlgeom.multiscale.partition_learners import lemma32_distribution
 from mlgeom.random import as_generator, spawn
 
-__all__ = ["ScaleSet", "MultiscaleLearner", "MultiscaleMulticlassLearner", "threshold",
-           "scale_loss_bound"]
+__all__ = [
+    "ScaleSet",
+    "MultiscaleLearner",
+    "MultiscaleMulticlassLearner",
+    "threshold",
+    "scale_loss_bound",
+]
 
 
 def threshold(i: int, d: int, p: float) -> float:
@@ -42,8 +47,9 @@ def threshold(i: int, d: int, p: float) -> float:
     return 1e3 * km.D_i(i, d, p) * p * d * d * (p * km.delta_i(i, d, p)) ** p
 
 
-def scale_loss_bound(i: int | None, width_below: float | None, d: int, p: float,
-                     Delta: float) -> float:
+def scale_loss_bound(
+    i: int | None, width_below: float | None, d: int, p: float, Delta: float
+) -> float:
     """Upper bound on a pair's ``L^p`` loss when Algorithm 2 works at scale ``i`` (Theorem 31).
 
     The loss ``|‖q − x_1‖_p − ‖q − x_2‖_p|`` is at most ``2`` (centres in ``B_d`` and
@@ -72,8 +78,12 @@ def scale_loss_bound(i: int | None, width_below: float | None, d: int, p: float,
         width_below = check_real(width_below, "width_below")
     if i == 1 or width_below is None:
         return 2.0
-    return min(2.0, 2.0**p * (width_below + 2 * d * (p * km.delta_i(i - 1, d, p)) ** p)
-               / (Delta / 2.0) ** (p - 1))
+    return min(
+        2.0,
+        2.0**p
+        * (width_below + 2 * d * (p * km.delta_i(i - 1, d, p)) ** p)
+        / (Delta / 2.0) ** (p - 1),
+    )
 
 
 class ScaleSet:
@@ -106,9 +116,13 @@ class ScaleSet:
         c[[self.col[int(j)] for j in idx[known]]] = vals[known]
         ext = []
         for sgn in (-1.0, 1.0):
-            res = linprog(sgn * c, A_ub=self.A if len(self.b) else None,
-                          b_ub=self.b if len(self.b) else None,
-                          bounds=[(-1, 1)] * len(c), method="highs")
+            res = linprog(
+                sgn * c,
+                A_ub=self.A if len(self.b) else None,
+                b_ub=self.b if len(self.b) else None,
+                bounds=[(-1, 1)] * len(c),
+                method="highs",
+            )
             if res.status != 0:
                 raise RuntimeError(f"Algorithm 2 width LP failed: {res.message}")
             ext.append(sgn * res.fun)
@@ -181,16 +195,22 @@ class MultiscaleLearner:
         self.n_scales = check_positive_int(n_scales, "n_scales")
         rng = as_generator(seed)
         self.printed = bool(printed)
-        self.S = {i: ScaleSet(check_positive_int(n_particles, "n_particles", minimum=2),
-                              check_positive_int(n_steps, "n_steps", minimum=0), rng)
-                  for i in range(1, self.n_scales + 1)}
+        self.S = {
+            i: ScaleSet(
+                check_positive_int(n_particles, "n_particles", minimum=2),
+                check_positive_int(n_steps, "n_steps", minimum=0),
+                rng,
+            )
+            for i in range(1, self.n_scales + 1)
+        }
         self.N = {i: km.map_dimension(i, self.d, self.p) for i in self.S}
 
     def direction(self, q, i: int) -> tuple[np.ndarray, np.ndarray]:
         """``v_{i,t} = (−H_i(q), H_i(q))`` as sparse ``(indices, values)`` in ``R^{2N_i}``."""
         h = km.H_i(q, i, self.p, printed=self.printed)
         return np.concatenate([h.indices, self.N[i] + h.indices]), np.concatenate(
-            [-h.values, h.values])
+            [-h.values, h.values]
+        )
 
     def scale(self, q) -> tuple[int | None, dict]:
         """Return ``i_t``, the smallest scale whose width reaches the threshold (or ``None``).
@@ -311,11 +331,16 @@ class MultiscaleMulticlassLearner:
         rng = as_generator(seed)
         self.rng = rng
         self.pairs = [(i, j) for i in range(self.k) for j in range(i + 1, self.k)]
-        self.sub = {pr: MultiscaleLearner(d, p, n_scales, n_particles, n_steps, seed=s)
-                    for pr, s in zip(self.pairs, spawn(rng, len(self.pairs)), strict=True)}
-        self.weights = {s: scale_loss_bound(s, threshold(s - 1, self.d, self.p) if s > 1
-                                            else None, self.d, self.p, self.Delta)
-                        for s in range(1, check_positive_int(n_scales, "n_scales") + 1)}
+        self.sub = {
+            pr: MultiscaleLearner(d, p, n_scales, n_particles, n_steps, seed=s)
+            for pr, s in zip(self.pairs, spawn(rng, len(self.pairs)), strict=True)
+        }
+        self.weights = {
+            s: scale_loss_bound(
+                s, threshold(s - 1, self.d, self.p) if s > 1 else None, self.d, self.p, self.Delta
+            )
+            for s in range(1, check_positive_int(n_scales, "n_scales") + 1)
+        }
         self.n_infeasible = 0
         self.no_scale_rounds = 0
         self.min_Mv: list[float] = []
@@ -334,11 +359,13 @@ class MultiscaleMulticlassLearner:
             s = a["scale"]
             if s is None:
                 last = max(a["widths"])
-                L[i, j] = L[j, i] = scale_loss_bound(last + 1, a["widths"][last], self.d,
-                                                     self.p, self.Delta)
+                L[i, j] = L[j, i] = scale_loss_bound(
+                    last + 1, a["widths"][last], self.d, self.p, self.Delta
+                )
                 continue
-            L[i, j] = L[j, i] = scale_loss_bound(s, a["widths"].get(s - 1), self.d, self.p,
-                                                 self.Delta)
+            L[i, j] = L[j, i] = scale_loss_bound(
+                s, a["widths"].get(s - 1), self.d, self.p, self.Delta
+            )
             # D_ij: certified decrease of Ψ_ij when i is the truth (label 1 of A_ij)
             D[i, j] = self.weights[s] if a["label"] == 2 else 0.0
             D[j, i] = self.weights[s] if a["label"] == 1 else 0.0

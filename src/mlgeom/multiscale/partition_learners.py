@@ -40,6 +40,7 @@ def cone_extent(A: np.ndarray, q: np.ndarray, radius: float = 1.0) -> tuple[floa
     path for the learners' knowledge sets (all cuts pass through the origin), checked against
     the LP width in the tests.
     """
+
     def support(c):
         if len(A) == 0:
             return radius * float(np.linalg.norm(c))
@@ -95,8 +96,14 @@ class HyperplaneLearner:
         else:
             g, _, _ = self.cs.guess(q, width)
             label = 1 if g > 0 else 2
-        return {"label": label, "guess": g, "width": 2 * width, "L": (2 * width) ** self.alpha,
-                "lo": lo, "hi": hi}
+        return {
+            "label": label,
+            "guess": g,
+            "width": 2 * width,
+            "L": (2 * width) ** self.alpha,
+            "lo": lo,
+            "hi": hi,
+        }
 
     def predict(self, q) -> int:
         """Predicted label (1 or 2)."""
@@ -153,8 +160,15 @@ def lemma32_distribution(M) -> tuple[np.ndarray, bool, float]:
     A_ub = np.hstack([-M, np.ones((n, 1))])
     A_eq = np.append(np.ones(n), 0.0)[None, :]
     bound = float(np.abs(M).max()) + 1.0
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=[1.0],
-                  bounds=[(0, None)] * n + [(-bound, bound)], method="highs")
+    res = linprog(
+        c,
+        A_ub=A_ub,
+        b_ub=np.zeros(n),
+        A_eq=A_eq,
+        b_eq=[1.0],
+        bounds=[(0, None)] * n + [(-bound, bound)],
+        method="highs",
+    )
     if res.status != 0:
         raise RuntimeError(f"Lemma 3.2 LP failed: {res.message}")
     v = np.maximum(res.x[:n], 0.0)
@@ -184,8 +198,17 @@ class MulticlassLearner:
         Randomness (sub-learner samplers and the label draws).
     """
 
-    def __init__(self, k, d, alpha=1.0, feature_map: Callable | None = None, feature_dim=None,
-                 width_method="cone", seed=None, **kwargs):
+    def __init__(
+        self,
+        k,
+        d,
+        alpha=1.0,
+        feature_map: Callable | None = None,
+        feature_dim=None,
+        width_method="cone",
+        seed=None,
+        **kwargs,
+    ):
         self.k = check_positive_int(k, "k", minimum=2)
         self.d = check_positive_int(d, "d")
         self.alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
@@ -195,8 +218,10 @@ class MulticlassLearner:
         self.rng = rng
         self.pairs = [(i, j) for i in range(self.k) for j in range(i + 1, self.k)]
         subs = spawn(rng, len(self.pairs))
-        self.sub = {pr: HyperplaneLearner(self.dim, alpha, width_method, seed=s, **kwargs)
-                    for pr, s in zip(self.pairs, subs, strict=True)}
+        self.sub = {
+            pr: HyperplaneLearner(self.dim, alpha, width_method, seed=s, **kwargs)
+            for pr, s in zip(self.pairs, subs, strict=True)
+        }
         self.n_infeasible = 0
         self.min_Mv: list[float] = []
         self.symmetric_violations = 0

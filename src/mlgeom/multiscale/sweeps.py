@@ -1,0 +1,226 @@
+"""Seeded sweeps of the ``lp_multiscale_kernels`` chapter, run through :func:`mlgeom.parallel.pmap`.
+
+Every task carries its own :class:`numpy.random.Generator` (spawned by the caller in a fixed
+order), so results do not depend on the backend or on the number of workers. Each sweep runs the
+paper's learner and its strawmen (:mod:`.baselines`, the Perceptron) on the same stream.
+
+* :func:`binary_sweep`: Theorem 8's learner, the Perceptron, the midpoint learner and uniform
+  guessing on ``k = 2`` streams (Corollary 3.1, Theorem 1).
+* :func:`dims_sweep`: total loss against ``d`` (``Φ(B_d) ∝ d log d``, Lemma A.1).
+* :func:`margin_sweep`: mistakes against the margin ``γ`` (Theorem 16).
+* :func:`multi_sweep`: Theorem 11's ``k``-class learner and the multiclass Perceptron.
+* :func:`convex_sweep`: the Appendix F adversary (Theorem 4).
+* :func:`multiscale_runs`: Algorithm 2 (corrected and printed ``F_i``) and Theorem 13's learner.
+* :func:`late_slope`: the log–log slope of a cumulative-loss curve over late horizons.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from mlgeom._validation import check_positive_int, check_real
+from mlgeom.multiscale import experiments as ex
+from mlgeom.multiscale.baselines import run_midpoint, uniform_guessing_loss
+from mlgeom.parallel import pmap
+from mlgeom.random import as_generator
+from mlgeom.stats import loglog_slope
+
+__all__ = [
+    "binary_sweep",
+    "convex_sweep",
+    "dims_sweep",
+    "late_slope",
+    "margin_sweep",
+    "mixed_margin_stream",
+    "multi_sweep",
+    "multiscale_runs",
+]
+
+
+def mixed_margin_stream(T: int, d: int, seed=None, low: float = 5e-4, high: float = 0.5):
+    """Draw a ``k = 2`` stream whose margins ``|⟨q_t, w⟩|`` are log-uniform in ``[low, high]``.
+
+    Small and large margins are interleaved at every horizon (the regime in which the Perceptron
+    and the halving learner have no margin-free guarantee), sides are fair coins, ``‖q_t‖ = 1``.
+
+    Returns
+    -------
+    (w, Q)
+        ``w`` a unit normal (centres ``x_{1,2} = ±w/2``) and the ``(T, d)`` queries.
+    """
+    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
+    low = check_real(low, "low", low=0.0, low_inclusive=False)
+    high = check_real(high, "high", low=low, high=1.0)
+    rng = as_generator(seed)
+    w = ex.unit(rng, d)
+    m = np.exp(rng.uniform(math.log(low), math.log(high), size=T))
+    m *= rng.choice([-1.0, 1.0], size=T)
+    Q = np.array([mi * w + math.sqrt(1 - mi * mi) * ex._orth(rng, w) for mi in m])
+    return w, Q
+
+
+def late_slope(Ts, curve) -> float:
+    """Log–log slope of a non-decreasing cumulative loss over the horizons ``Ts``.
+
+    A curve that is constant over ``Ts`` (zero loss included) has slope 0; leading zeros are
+    dropped (a loss first paid inside the window has no finite log-log slope before it).
+
+    Examples
+    --------
+    >>> late_slope([10, 100], [0.0, 0.0])
+    0.0
+    >>> round(late_slope([10, 100, 1000], [1.0, 10.0, 100.0]), 6)
+    1.0
+    """
+    Ts, curve = np.asarray(Ts, dtype=float), np.asarray(curve, dtype=float)
+    if Ts.shape != curve.shape or Ts.size < 2:
+        raise ValueError(
+            f"Ts and curve must have the same length >= 2; got {Ts.size}, {curve.size}"
+        )
+    if curve[-1] == curve[0]:
+        return 0.0
+    keep = curve > 0
+    if keep.sum() < 2:
+        return 0.0
+    return float(loglog_slope(Ts[keep], curve[keep]).slope)
+
+
+def _binary_task(args) -> dict:
+    stream, T, d, rng = args
+    w, Q = (ex.boundary_stream if stream == "boundary" else mixed_margin_stream)(T, d, rng)
+    r = ex.run_binary(w, Q, seed=rng)
+    return {
+        "ours": r["ours"],
+        "perceptron": r["perceptron"],
+        "midpoint": run_midpoint(w, Q),
+        "uniform": uniform_guessing_loss(w, Q),
+    }
+
+
+def binary_sweep(stream: str, T: int, d: int, seeds) -> list[dict]:
+    """Cumulative losses of four learners on one ``k = 2`` stream per seed.
+
+    Parameters
+    ----------
+    stream : {"boundary", "mixed"}
+        :func:`~mlgeom.multiscale.experiments.boundary_stream` (margins ``0.1 t^{-1/2}``) or
+        :func:`mixed_margin_stream`.
+    T, d : int
+        Horizon and dimension.
+    seeds : list of numpy.random.Generator
+        One per run (stream and sampler).
+
+    Returns
+    -------
+    list of dict
+        Per seed, arrays of length ``T``: ``ours`` (Theorem 8), ``perceptron``, ``midpoint``
+        and ``uniform`` (expected).
+    """
+    if stream not in ("boundary", "mixed"):
+        raise ValueError(f"stream must be 'boundary' or 'mixed'; got {stream!r}")
+    return pmap(_binary_task, [(stream, T, d, s) for s in seeds], desc=f"k = 2, {stream} stream")
+
+
+def _dims_task(args) -> dict:
+    T, d, j, rng = args
+    w, Q = ex.boundary_stream(T, d, rng)
+    r = ex.run_binary(w, Q, seed=rng, perceptron=False)
+    return {"d": d, "seed": j, "ours": r["ours"][-1], "uniform": uniform_guessing_loss(w, Q)[-1]}
+
+
+def dims_sweep(ds, T: int, seeds_by_d) -> pd.DataFrame:
+    """Total loss of Theorem 8's learner and of uniform guessing against ``d`` (one row per run).
+
+    ``seeds_by_d[m][j]`` is the generator of dimension ``ds[m]``, seed ``j``.
+    """
+    tasks = [(T, d, j, s) for d, ss in zip(ds, seeds_by_d, strict=True) for j, s in enumerate(ss)]
+    return pd.DataFrame(pmap(_dims_task, tasks, desc="k = 2: loss against d"))
+
+
+def _margin_task(args) -> dict:
+    T, d, g, j, rng = args
+    w, Q = ex.margin_stream(T, d, g, rng)
+    r = ex.run_binary(w, Q, seed=rng)
+    return {
+        "gamma": g,
+        "seed": j,
+        "ours": r["mistakes"],
+        "perceptron": int(np.count_nonzero(np.diff(r["perceptron"], prepend=0.0))),
+    }
+
+
+def margin_sweep(gammas, T: int, d: int, seeds_by_gamma) -> pd.DataFrame:
+    """Mistakes of Theorem 8's learner and of the Perceptron on margin-``γ`` streams (Theorem 16).
+
+    Every query has margin ``>= γ > 0``, so a Perceptron mistake is a round of positive loss.
+    """
+    tasks = [
+        (T, d, g, j, s)
+        for g, ss in zip(gammas, seeds_by_gamma, strict=True)
+        for j, s in enumerate(ss)
+    ]
+    return pd.DataFrame(pmap(_margin_task, tasks, desc="Theorem 16: mistakes against γ"))
+
+
+def _multi_task(args) -> dict:
+    kind, p, k, T, d, j, rng = args
+    X, Q = ex.nn_stream(T, k, d, rng)
+    r = ex.run_multiclass(X, Q, kind=kind, p=p, seed=rng)
+    return {
+        "similarity": {"inner": "inner", "l2": "l2"}.get(kind, f"L^{int(p)}"),
+        "k": k,
+        "seed": j,
+        "ours": r["ours"][-1],
+        "ours_half": r["ours"][T // 2 - 1],
+        "perceptron": r["perceptron"][-1],
+        "perceptron_half": r["perceptron"][T // 2 - 1],
+        "infeasible": r["infeasible"],
+        "sym_violations": r["sym_violations"],
+    }
+
+
+def multi_sweep(configs, T: int, d: int, seeds) -> pd.DataFrame:
+    """Theorem 11's learner and the multiclass Perceptron per ``(kind, p, k)`` and seed.
+
+    ``seeds[j]`` is a list of generators, one per configuration of ``configs``.
+    """
+    tasks = [
+        (kind, p, k, T, d, j, ss[c])
+        for j, ss in enumerate(seeds)
+        for c, (kind, p, k) in enumerate(configs)
+    ]
+    return pd.DataFrame(pmap(_multi_task, tasks, desc="Theorem 11: k classes"))
+
+
+def _convex_task(args) -> dict:
+    T, d, j, rng = args
+    r = ex.run_appendix_f(T, d, rng)
+    return {"T": T, "seed": j, "total_loss": r["cumloss"][-1], "degenerate": r["n_degenerate"]}
+
+
+def convex_sweep(Ts, d: int, seeds_by_T) -> pd.DataFrame:
+    """Total loss of Theorem 8's learner against the Appendix F adversary, per ``T`` and seed."""
+    tasks = [(T, d, j, s) for T, ss in zip(Ts, seeds_by_T, strict=True) for j, s in enumerate(ss)]
+    return pd.DataFrame(pmap(_convex_task, tasks, desc="Appendix F adversary"))
+
+
+def _multiscale_task(args) -> dict:
+    which, T, rng = args
+    if which == "thm13":
+        return ex.run_multiscale_multiclass(T, 3, 2, 3.0, 0.3, seed=rng)
+    return ex.run_multiscale(T, 2, 3.0, 0.3, seed=rng, printed=which == "printed")
+
+
+def multiscale_runs(T_alg2: int, T_thm13: int, seeds) -> dict:
+    """Algorithm 2 with the corrected and the printed ``F_i`` and Theorem 13's learner, in parallel.
+
+    All at ``d = 2``, ``p = 3``, ``Δ = 0.3`` (Theorem 13 with ``k = 3``); ``seeds`` holds three
+    generators. Returns ``{"corrected": ..., "printed": ..., "thm13": ...}``.
+    """
+    names = ("corrected", "printed", "thm13")
+    Ts = (T_alg2, T_alg2, T_thm13)
+    out = pmap(_multiscale_task, list(zip(names, Ts, seeds, strict=True)), desc="Algorithm 2")
+    return dict(zip(names, out, strict=True))
