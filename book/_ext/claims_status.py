@@ -104,6 +104,7 @@ KIND_TITLES = {
 #: (summary key, short label, colour) in the order of the summary table and the overview figure.
 COUNT_COLUMNS = (
     ("results held", "held", "#1a7f37"),
+    ("results held, no baseline", "held, no baseline", "#4ac26b"),
     ("results held, not discriminating", "held, not discriminating", "#bf8700"),
     ("results not held", "not held", "#cf222e"),
     ("errata confirmed", "errata", "#8250df"),
@@ -116,6 +117,8 @@ def _verdict(c: dict) -> nodes.inline:
     from mlgeom.book.claims import summarize
 
     counts = summarize([c])
+    if counts["results held, no baseline"]:
+        return nodes.inline("", "✓ holds (no baseline)", classes=["claim-verdict", "claim-holds"])
     if counts["results held"] or counts["checks passed"]:
         return nodes.inline("", "✓ holds", classes=["claim-verdict", "claim-holds"])
     if counts["results held, not discriminating"]:
@@ -369,15 +372,16 @@ def claims_counts_role(name, rawtext, text, lineno, inliner, options=None, conte
     except (ValueError, OSError) as exc:
         msg = inliner.reporter.warning(f"claims-counts: {exc}", line=lineno)
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
-    results = sum(counts[k] for k in ("results held", "results held, not discriminating"))
-    results += counts["results not held"]
+    results = sum(v for k, v in counts.items() if k.startswith("results"))
     checks = counts["checks passed"] + counts["checks failed"]
+    errata = counts["errata confirmed"] + counts["errata not confirmed"]
     words = (
-        f"{counts['results held']} of {results} results hold and discriminate"
-        f" ({counts['results held, not discriminating']} hold without discriminating,"
-        f" {counts['results not held']} do not hold); "
-        f"{counts['errata confirmed']} errata; "
-        f"{counts['checks passed']} of {checks} checks pass"
+        f"results: {counts['results held']} of {results} hold and discriminate, "
+        f"{counts['results held, no baseline']} hold with no baseline, "
+        f"{counts['results held, not discriminating']} hold without discriminating, "
+        f"{counts['results not held']} fail; "
+        f"errata: {counts['errata confirmed']} of {errata} confirmed; "
+        f"checks: {counts['checks passed']} of {checks} pass"
     )
     return [nodes.inline(rawtext, words, classes=["claims-counts"])], []
 

@@ -130,7 +130,7 @@ def test_the_overview_figure_draws_one_bar_segment_per_nonzero_count():
     [
         ({"kind": "result", "holds": True, "discriminating": True}, "✓ holds"),
         ({"kind": "result", "holds": True, "discriminating": False}, "≈ holds, not discriminating"),
-        ({"kind": "result", "holds": True, "discriminating": None}, "✓ holds"),
+        ({"kind": "result", "holds": True, "discriminating": None}, "✓ holds (no baseline)"),
         ({"kind": "result", "holds": False, "discriminating": False}, "✗ does not hold"),
         ({"kind": "erratum", "holds": False}, "✓ erratum confirmed"),
         ({"kind": "erratum", "holds": True}, "✗ printed text holds"),

@@ -562,7 +562,8 @@ def test_summarize_counts_a_hand_made_list():
     counts = C.summarize(HAND)
     assert list(counts) == list(C.COUNT_KEYS)
     assert counts == {
-        "results held": 2,
+        "results held": 1,
+        "results held, no baseline": 1,
         "results held, not discriminating": 1,
         "results not held": 1,
         "errata confirmed": 1,
@@ -571,20 +572,20 @@ def test_summarize_counts_a_hand_made_list():
         "checks failed": 1,
     }
     assert C.summary_sentence(counts) == (
-        "4 results: 2 hold and discriminate, 1 holds without discriminating, 1 does not hold; "
-        "2 errata, 1 confirmed, 1 not; 3 checks, 2 pass, 1 fail."
+        "4 results: 1 holds and discriminates, 1 holds with no baseline, 1 holds without "
+        "discriminating, 1 does not hold; 2 errata, 1 confirmed, 1 not; 3 checks, 2 pass, 1 fail."
     )
 
 
 def test_summary_sentence_omits_empty_failure_counts():
     counts = C.summarize([HAND[0], HAND[4], HAND[6]])
     assert C.summary_sentence(counts) == (
-        "1 result: 1 holds and discriminates, 0 hold without discriminating, 0 do not hold; "
-        "1 erratum, confirmed; 1 check, passes."
+        "1 result: 1 holds and discriminates, 0 hold with no baseline, 0 hold without "
+        "discriminating, 0 do not hold; 1 erratum, confirmed; 1 check, passes."
     )
     assert C.summary_sentence(C.summarize([])) == (
-        "0 results: 0 hold and discriminate, 0 hold without discriminating, 0 do not hold; "
-        "no errata; no checks."
+        "0 results: 0 hold and discriminate, 0 hold with no baseline, 0 hold without "
+        "discriminating, 0 do not hold; no errata; no checks."
     )
     assert C.summarize([]) == dict.fromkeys(C.COUNT_KEYS, 0)
 

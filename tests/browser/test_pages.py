@@ -188,6 +188,7 @@ def _toc_notebooks() -> list[str]:
 
 VERDICTS = {
     "results held": "✓ holds",
+    "results held, no baseline": "✓ holds (no baseline)",
     "checks passed": "✓ holds",
     "results held, not discriminating": "≈ holds, not discriminating",
     "errata confirmed": "✓ erratum confirmed",

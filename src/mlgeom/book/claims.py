@@ -704,6 +704,7 @@ class ClaimsRecord:
 #: The summary's categories, in the order the book shows them.
 COUNT_KEYS = (
     "results held",
+    "results held, no baseline",
     "results held, not discriminating",
     "results not held",
     "errata confirmed",
@@ -716,8 +717,9 @@ COUNT_KEYS = (
 def summarize(claims: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     """Count a record's claims by kind and verdict.
 
-    A result that holds while its baseline holds too counts as *held, not discriminating*; a
-    result without a baseline run (a printed constant) counts as held when it holds.
+    A result that holds while its baseline fails counts as *held* (it discriminates); one whose
+    baseline holds too as *held, not discriminating*; one with no baseline run (a printed
+    constant, a rate no strawman has) as *held, no baseline*.
     """
     out = dict.fromkeys(COUNT_KEYS, 0)
     for c in claims:
@@ -727,6 +729,8 @@ def summarize(claims: Iterable[Mapping[str, Any]]) -> dict[str, int]:
                 out["results not held"] += 1
             elif c.get("discriminating") is False:
                 out["results held, not discriminating"] += 1
+            elif c.get("discriminating") is None:
+                out["results held, no baseline"] += 1
             else:
                 out["results held"] += 1
         elif kind == "erratum":
@@ -742,19 +746,20 @@ def summary_sentence(counts: Mapping[str, int]) -> str:
     >>> counts = dict.fromkeys(COUNT_KEYS, 0)
     >>> counts.update({"results held": 2, "results not held": 1, "errata confirmed": 1})
     >>> summary_sentence({**counts, "checks passed": 3})  # doctest: +NORMALIZE_WHITESPACE
-    '3 results: 2 hold and discriminate, 0 hold without discriminating, 1 does not hold;
-    1 erratum, confirmed; 3 checks, all pass.'
+    '3 results: 2 hold and discriminate, 0 hold with no baseline, 0 hold without
+    discriminating, 1 does not hold; 1 erratum, confirmed; 3 checks, all pass.'
     """
 
     def n(k: str) -> int:
         return int(counts[k])
 
-    held, weak, failed = (
+    held, alone, weak, failed = (
         n("results held"),
+        n("results held, no baseline"),
         n("results held, not discriminating"),
         n("results not held"),
     )
-    results = held + weak + failed
+    results = held + alone + weak + failed
     errata_ok, errata_no = n("errata confirmed"), n("errata not confirmed")
     checks_ok, checks_no = n("checks passed"), n("checks failed")
 
@@ -764,6 +769,7 @@ def summary_sentence(counts: Mapping[str, int]) -> str:
     parts = [
         f"{many(results, 'result', 'results')}: "
         f"{held} {'holds' if held == 1 else 'hold'} and discriminate{'s' if held == 1 else ''}, "
+        f"{alone} {'holds' if alone == 1 else 'hold'} with no baseline, "
         f"{weak} {'holds' if weak == 1 else 'hold'} without discriminating, "
         f"{failed} {'does' if failed == 1 else 'do'} not hold"
     ]
