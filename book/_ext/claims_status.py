@@ -110,6 +110,7 @@ COUNT_COLUMNS = (
     ("errata confirmed", "errata", "#8250df"),
     ("checks passed", "checks passed", "#8c959f"),
     ("checks failed", "checks failed", "#57606a"),
+    ("not comparable", "not comparable (shown)", "#d0d7de"),
 )
 
 
@@ -117,6 +118,8 @@ def _verdict(c: dict) -> nodes.inline:
     from mlgeom.book.claims import summarize
 
     counts = summarize([c])
+    if counts["not comparable"]:
+        return nodes.inline("", "— not comparable", classes=["claim-verdict", "claim-nc"])
     if counts["results held, no baseline"]:
         return nodes.inline("", "✓ holds (no baseline)", classes=["claim-verdict", "claim-holds"])
     if counts["results held"] or counts["checks passed"]:

@@ -570,6 +570,7 @@ def test_summarize_counts_a_hand_made_list():
         "errata not confirmed": 1,
         "checks passed": 2,
         "checks failed": 1,
+        "not comparable": 0,
     }
     assert C.summary_sentence(counts) == (
         "4 results: 1 holds and discriminates, 1 holds with no baseline, 1 holds without "
@@ -600,3 +601,26 @@ def test_a_record_counts_what_it_measured(rec):
     assert counts["results held"] == 1 and counts["results not held"] == 1
     assert counts["errata confirmed"] == 1 and counts["checks passed"] == 1
     assert rec.summary() == C.summary_sentence(counts)
+
+
+def test_a_not_comparable_check_is_shown_but_not_counted(tmp_path):
+    path = tmp_path / "nb.toml"
+    path.write_text(
+        'notebook = "nb"\n\n[[claim]]\nid = "t.cmp"\nkind = "check"\n'
+        'statement = "beside the paper"\npaper = 0.7\ncriterion = "within 25% of paper"\n'
+        'not_comparable = "our data are not the paper\'s"\n'
+    )
+    rec = C.ClaimsRecord("nb", "book", directory=tmp_path / "out", registry=path)
+    claim = rec.measure("t.cmp", 2.0)
+    assert claim.holds is False and claim.verdict == "shown, not comparable"
+    assert claim.to_json()["not_comparable"] == "our data are not the paper's"
+    counts = rec.counts()
+    assert counts["not comparable"] == 1 and counts["checks failed"] == 0
+    assert rec.summary().endswith(
+        "1 number shown beside the paper's on data that are not the paper's, not counted."
+    )
+    C.load_record(rec.write())
+    bad = path.read_text().replace('kind = "check"', 'kind = "result"\nno_baseline = "x"')
+    path.write_text(bad)
+    with pytest.raises(ValueError, match="only a check can be marked not_comparable"):
+        load_registry("nb", path)

@@ -187,6 +187,7 @@ def _toc_notebooks() -> list[str]:
 
 
 VERDICTS = {
+    "not comparable": "— not comparable",
     "results held": "✓ holds",
     "results held, no baseline": "✓ holds (no baseline)",
     "checks passed": "✓ holds",

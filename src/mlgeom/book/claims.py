@@ -303,6 +303,9 @@ class Claim:
         The horizon, sample size or dimension range of the measurement.
     baseline : Baseline or str, optional
         The strawman's run, or a sentence saying why none applies.
+    not_comparable : str, optional
+        For a check shown beside the paper's number on data that are not the paper's: why it
+        is not comparable. Its verdict is stored but not counted.
     """
 
     id: str
@@ -319,6 +322,7 @@ class Claim:
     seeds: int | None = None
     scale: str | None = None
     baseline: Baseline | str | None = None
+    not_comparable: str | None = None
     holds: bool = field(init=False)
 
     def __post_init__(self) -> None:
@@ -386,6 +390,8 @@ class Claim:
     @property
     def verdict(self) -> str:
         """The verdict in words, by kind (an erratum is *confirmed* when the printed text fails)."""
+        if self.not_comparable is not None:
+            return "shown, not comparable"
         if self.kind == "erratum":
             return "erratum confirmed" if not self.holds else "printed text holds"
         if not self.holds:
@@ -422,6 +428,8 @@ class Claim:
             "judge": self.judge,
             "holds": self.holds,
         }
+        if self.not_comparable is not None:
+            out["not_comparable"] = self.not_comparable
         if isinstance(self.baseline, Baseline):
             judged_on_measured = self.judge == "point" and not self.baseline.on_value
             out["baseline"] = self.baseline.to_json(
@@ -590,6 +598,7 @@ class ClaimsRecord:
             seeds=seeds,
             scale=scale,
             baseline=base,
+            not_comparable=entry.not_comparable,
         )
         if note is None:
             note = entry.note if entry.note is not None else None
@@ -711,6 +720,7 @@ COUNT_KEYS = (
     "errata not confirmed",
     "checks passed",
     "checks failed",
+    "not comparable",
 )
 
 
@@ -724,7 +734,9 @@ def summarize(claims: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     out = dict.fromkeys(COUNT_KEYS, 0)
     for c in claims:
         kind, holds = c.get("kind", "check"), bool(c["holds"])
-        if kind == "result":
+        if c.get("not_comparable") is not None:
+            out["not comparable"] += 1
+        elif kind == "result":
             if not holds:
                 out["results not held"] += 1
             elif c.get("discriminating") is False:
@@ -787,6 +799,12 @@ def summary_sentence(counts: Mapping[str, int]) -> str:
         parts.append(f"{many(checks, 'check', 'checks')}, {how}")
     else:
         parts.append("no checks")
+    apart = int(counts.get("not comparable", 0))
+    if apart:
+        parts.append(
+            f"{apart} {'number' if apart == 1 else 'numbers'} shown beside the paper's on data "
+            "that are not the paper's, not counted"
+        )
     return "; ".join(parts) + "."
 
 
@@ -875,6 +893,9 @@ def _check_contract_fields(p: Path, claim: dict[str, Any]) -> None:
             raise ValueError(f"{where}: interval low > high")
     if claim.get("judge") == "interval" and iv is None:
         raise ValueError(f"{where}: judged on an interval but has none")
+    nc = claim.get("not_comparable")
+    if nc is not None and (kind != "check" or not isinstance(nc, str) or not nc.strip()):
+        raise ValueError(f"{where}: 'not_comparable' is a sentence, on a check only")
     seeds = claim.get("seeds")
     if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1):
         raise ValueError(f"{where}: 'seeds' must be an integer >= 1; got {seeds!r}")

@@ -16,6 +16,9 @@ chapter, so that a change of criterion is a diff of its own::
     judge = "point"                 # or "interval": judged on the 95% interval over seeds
     section = "primer-perceptron"
 
+A ``check`` may carry ``not_comparable = "why"``: a number shown beside the paper's on data that
+are not the paper's. It is computed and stored but counted apart, never as a pass or a failure.
+
 Criteria (the measured value is ``m``)::
 
     <= x    < x    >= x    > x     m compared with x
@@ -71,6 +74,7 @@ _ENTRY_KEYS = {
     "section",
     "note",
     "note_if_fails",
+    "not_comparable",
 }
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _OPERAND = rf"(?:{_NUMBER}|[A-Za-z_][A-Za-z_0-9]*)"
@@ -130,11 +134,13 @@ class Bounds:
     def contains_all(self, low: float, high: float) -> bool:
         """Whether every value in ``[low, high]`` satisfies the criterion."""
         self._numeric()
+        low, high = _interval_ends(low, high)
         return self.contains(low) and self.contains(high)
 
     def contains_any(self, low: float, high: float) -> bool:
         """Whether some value in ``[low, high]`` satisfies the criterion."""
         self._numeric()
+        low, high = _interval_ends(low, high)
         reaches_low = high > self.low or (high == self.low and self.low_closed)
         reaches_high = low < self.high or (low == self.high and self.high_closed)
         return bool(reaches_low and reaches_high)
@@ -151,6 +157,13 @@ def _number(name: str, x: Any) -> float:
     if not math.isfinite(v):
         raise ValueError(f"{name} must be a finite number; got {x!r}")
     return v
+
+
+def _interval_ends(low: Any, high: Any) -> tuple[float, float]:
+    lo, hi = _number("low", low), _number("high", high)
+    if lo > hi:
+        raise ValueError(f"low must be <= high; got low={low!r}, high={high!r}")
+    return lo, hi
 
 
 _PATTERNS = [
@@ -287,6 +300,7 @@ class RegistryEntry:
     section: str | None = None
     note: str | None = None
     note_if_fails: str | None = None
+    not_comparable: str | None = None
 
 
 @dataclass(frozen=True)
@@ -329,7 +343,15 @@ def _entry(path: Path, i: int, raw: Any) -> RegistryEntry:
             raise ValueError(f"{where}: misses {key!r}")
     if raw["kind"] not in KINDS:
         raise ValueError(f"{where}: kind must be one of {KINDS}; got {raw['kind']!r}")
-    for key in ("statement", "baseline", "no_baseline", "section", "note", "note_if_fails"):
+    for key in (
+        "statement",
+        "baseline",
+        "no_baseline",
+        "section",
+        "note",
+        "note_if_fails",
+        "not_comparable",
+    ):
         if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
             raise ValueError(f"{where}: {key!r} must be a non-empty string; got {raw[key]!r}")
     judge = raw.get("judge", "point")
@@ -344,6 +366,11 @@ def _entry(path: Path, i: int, raw: Any) -> RegistryEntry:
         )
     if raw["kind"] != "result" and ("baseline" in raw or "no_baseline" in raw):
         raise ValueError(f"{where}: only a result has a baseline (kind is {raw['kind']!r})")
+    if "not_comparable" in raw and raw["kind"] != "check":
+        raise ValueError(
+            f"{where}: only a check can be marked not_comparable (a comparison shown beside the "
+            f"paper's number, not counted); kind is {raw['kind']!r}"
+        )
     if "note" in raw and "note_if_fails" in raw:
         raise ValueError(f"{where}: give 'note' or 'note_if_fails', not both")
     paper = raw.get("paper")
@@ -369,6 +396,7 @@ def _entry(path: Path, i: int, raw: Any) -> RegistryEntry:
         section=raw.get("section"),
         note=raw.get("note"),
         note_if_fails=raw.get("note_if_fails"),
+        not_comparable=raw.get("not_comparable"),
     )
 
 
