@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -263,18 +265,106 @@ def test_paper_table2_profiles_support_figure4_reading():
     assert all(rows)
 
 
-def test_table1_claims_on_the_papers_own_table_all_hold():
-    from mlgeom.book import claims as C
-    from mlgeom.hierarchical import experiments as hx
+def _t1_registry(tmp_path, key):
+    """The chapter's preregistered Table 1 entries for one corpus, renamed to ``key``."""
+    import tomllib
 
-    record = C.ClaimsRecord("hier-test", "book")
-    t1 = hx.PAPER_TABLE1["RCV1"].copy()
-    t1.attrs["label"] = "the paper's RCV1 table"
-    hx.record_table1_claims(record, "paper", t1, "RCV1", "hier-table1", "n/a")
-    assert len(record) == 6 + 6 * 3
-    assert all(c.holds and c.note is None for c in record.claims)
-    worse = t1.copy()
-    worse[("uniform H-loss", "mean")] *= 2.0
-    hx.record_table1_claims(record, "worse", worse, "RCV1", "hier-table1", "doubled")
-    bad = record["hier.t1.worse.h-svm.h"]
-    assert not bad.holds and bad.note == "2.00 times the paper's value; doubled"
+    from mlgeom.book.paths import project_root
+
+    src = project_root() / "data" / "claims" / "hierarchical_classification.toml"
+    raw = tomllib.loads(src.read_text(encoding="utf-8"))
+    prefix = "hier.t1.rcv1-sample."
+    lines = ['notebook = "hier-test"', ""]
+    for c in raw["claim"]:
+        if not c["id"].startswith(prefix):
+            continue
+        c = {**c, "id": f"hier.t1.{key}." + c["id"][len(prefix) :]}
+        lines.append("[[claim]]")
+        for k, v in c.items():
+            lines.append(f"{k} = {json.dumps(v, ensure_ascii=False)}")
+        lines.append("")
+    path = tmp_path / f"hier-test-{key}.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def _paper_like_result(scale_h=1.0, empty=2.0, n_splits=4):
+    """A ProtocolResult whose split means are the paper's RCV1 Table 1 (small split noise)."""
+    t = ex.PAPER_TABLE1["RCV1"]
+    rows = []
+    for k in range(n_splits):
+        jitter = 0.01 * (k - (n_splits - 1) / 2)
+        for alg in ex.ALGORITHMS:
+            row = {"algorithm": alg, "split": k, "n_test": 100, "stored": 0, "work": 0.0}
+            for loss in ex.LOSSES:
+                f = scale_h if loss == "uniform H-loss" else 1.0
+                row[loss] = float(t.loc[alg, (loss, "mean")]) * f + jitter
+            rows.append(row)
+        rows.append({"algorithm": ex.EMPTY, "split": k, "n_test": 100, "stored": -1,
+                     "work": np.nan, "zero-one": 1.0, "uniform H-loss": empty + jitter,
+                     "Δ-loss": 3.0})  # fmt: skip
+    return ex.ProtocolResult(pd.DataFrame(rows), pd.DataFrame(), "paper-like")
+
+
+def test_table1_claims_on_the_papers_own_table_all_hold(tmp_path):
+    from mlgeom.book import claims as C
+
+    reg = _t1_registry(tmp_path, "paper")
+    record = C.ClaimsRecord("hier-test", "book", directory=tmp_path, registry=reg)
+    t1 = ex.record_table1_claims(record, "paper", _paper_like_result(), "RCV1", "4 splits", "n/a")
+    assert ex.EMPTY in t1.index
+    assert len(record) == 6 + 6 * 3 and record.unmeasured() == []
+    results = [c for c in record.claims if c.kind == "result"]
+    assert len(results) == 6 and all(c.holds and c.discriminating for c in results)
+    assert all(c.holds for c in record.claims if c.kind == "check")
+    # with an empty prediction that beats everyone, the orderings no longer discriminate
+    reg2 = _t1_registry(tmp_path, "cheap")
+    rec2 = C.ClaimsRecord("hier-test", "book", directory=tmp_path, registry=reg2)
+    ex.record_table1_claims(rec2, "cheap", _paper_like_result(empty=0.1), "RCV1", "4", "n/a")
+    below = rec2["hier.t1.cheap.shrls-below-perc"]
+    assert below.holds and below.discriminating is False
+    # doubling the H-losses breaks the comparison with the paper; the check says why
+    rec3 = C.ClaimsRecord("hier-test", "book", directory=tmp_path, registry=reg)
+    ex.record_table1_claims(rec3, "paper", _paper_like_result(2.0), "RCV1", "4", "doubled")
+    bad = rec3["hier.t1.paper.h-svm.h"]
+    assert not bad.holds and bad.note == "not comparable: 2.00 times the paper's value; doubled"
+    with pytest.raises(ValueError, match="empty prediction"):
+        res = _paper_like_result()
+        res = ex.ProtocolResult(res.runs[res.runs.algorithm != ex.EMPTY], res.depth, "x")
+        ex.record_table1_claims(rec3, "paper", res, "RCV1", "4", "n/a")
+
+
+def test_empty_prediction_rows_score_the_empty_multilabel(monkeypatch):
+    monkeypatch.setenv("MLGEOM_N_JOBS", "1")
+    corpus = _toy_corpus()
+    idx = np.arange(corpus.n_docs)
+    splits = [(idx[:120], idx[120:]), (idx[120:], idx[:120])]
+    res = ex.run_protocol(corpus, splits, algorithms=("H-PERC",))
+    both = ex.with_empty_prediction(res, corpus, splits, cost_sets={"sib": sibling_costs(G_SMALL)})
+    per = ex.split_losses(both)
+    assert list(per.columns) == ["H-PERC", ex.EMPTY] or set(per.columns) == {"H-PERC", ex.EMPTY}
+    V = corpus.taxonomy.as_multilabels(corpus.V[120:], "V")
+    none = np.zeros_like(V, dtype=bool)
+    assert per.loc[0, ex.EMPTY] == pytest.approx(h_loss(none, V, G_SMALL).mean())
+    # the empty prediction's uniform H-loss is the number of positive roots
+    assert per.loc[0, ex.EMPTY] == pytest.approx(V[:, list(G_SMALL.roots)].sum(axis=1).mean())
+    t2 = ex.table2(both, per_docs=1000, algorithms=("H-PERC", ex.EMPTY))
+    fp = t2.xs("FP", level="kind")[(ex.EMPTY, "mean")]
+    assert (fp == 0).all()
+    t1 = ex.table1(both)
+    assert t1.index.tolist() == ["H-PERC", ex.EMPTY]
+
+
+def test_uniform_guess_regret_is_linear_and_passes_the_vacuous_bound():
+    G = ex.rcv1_like_forest()
+    model = ex.random_model(G, 4, seed=3)
+    X = ex.sphere_instances(model, 400, 0.05, seed=4)
+    reg, nodes = ex.uniform_guess_regret(model, X, reps=3, seed=1, checkpoints=[40, 400])
+    assert reg.shape == (3, 2) and nodes.shape == (3, G.n_nodes)
+    # no learning: the regret grows about linearly (ratio near 10 over a decade)
+    assert np.all(reg[:, 1] / reg[:, 0] > 5)
+    # same seed, same guesses
+    reg2, _ = ex.uniform_guess_regret(model, X, reps=3, seed=1, checkpoints=[40, 400])
+    np.testing.assert_array_equal(reg, reg2)
+    with pytest.raises(ValueError, match="checkpoints"):
+        ex.uniform_guess_regret(model, X, reps=1, seed=0, checkpoints=[0, 10])

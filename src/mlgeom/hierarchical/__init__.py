@@ -39,6 +39,7 @@ __getattr__, __dir__, __all__ = attach(
         ],
         "experiments": [
             "ALGORITHMS",
+            "EMPTY",
             "HIERARCHICAL",
             "PAPER_TABLE1",
             "PAPER_TABLE2",
@@ -61,9 +62,12 @@ __getattr__, __dir__, __all__ = attach(
             "record_table1_claims",
             "run_protocol",
             "sphere_instances",
+            "split_losses",
             "table1",
             "table2",
             "theorem2_experiment",
+            "uniform_guess_regret",
+            "with_empty_prediction",
             "work_counts",
         ],
         "label_model": [

@@ -351,7 +351,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-
 def _timed_epoch(args: tuple) -> float:
     """Seconds of one epoch of the named learner (after a warm-up that loads compiled code)."""
     name, taxonomy, X, V = args

@@ -23,6 +23,7 @@ from mlgeom.random import Seed, spawn
 
 __all__ = ["SyntheticDesign", "synthetic_rcv1_like"]
 
+
 def _word_block(
     rng: np.random.Generator,
     topics: sp.csr_matrix,

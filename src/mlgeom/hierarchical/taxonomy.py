@@ -194,9 +194,7 @@ class Taxonomy:
             new = None if p == virtual_root else p
             if c in assigned and parent[c] != new:
                 old = virtual_root if parent[c] is None else parent[c]
-                raise TaxonomyError(
-                    f"node {c!r} has two parents, {old!r} and {p!r}: not a forest"
-                )
+                raise TaxonomyError(f"node {c!r} has two parents, {old!r} and {p!r}: not a forest")
             parent[c] = new
             assigned.add(c)
         extra = [str(name) for name in nodes or ()]
@@ -239,7 +237,7 @@ class Taxonomy:
             lines = path.read_text(encoding="utf-8").splitlines()
         except UnicodeDecodeError as exc:
             raise TaxonomyError(
-                f"{path}: not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} at "
+                f"{path}: not UTF-8 text (byte {exc.object[exc.start : exc.start + 1]!r} at "
                 f"offset {exc.start}); re-encode the file as UTF-8"
             ) from None
         for lineno, line in enumerate(lines, 1):
