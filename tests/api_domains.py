@@ -694,7 +694,508 @@ def _registry() -> dict[str, Spec]:
     reg["mlgeom.multiscale.z_scale"] = fn(
         MS.z_scale, {"i": 1, "d": 2}, i=Skip("an int or an int array"), d=Int(1)
     )
+    # ---------------------------------------------------------------- wave 2: primitives,
+    # algorithms, book and primer (issue 16)
+    reg.update(_scope_primitives_algorithms(X2, Y2))
+    reg.update(_scope_book())
+    reg.update(_scope_primer(X2, Y2))
     _ = math  # keep the import for future closed forms
+    return reg
+
+
+def _scope_primitives_algorithms(X2: np.ndarray, Y2: np.ndarray) -> dict[str, Spec]:
+    import mlgeom.algorithms as A
+    from mlgeom import parallel as Par
+
+    reg: dict[str, Spec] = {}
+    for name in ("backend", "close_dask", "n_jobs_default", "progress_enabled"):
+        reg[f"mlgeom.parallel.{name}"] = fn(getattr(Par, name), {})
+    reg["mlgeom.parallel.pmap"] = fn(
+        Par.pmap,
+        {"fn": abs, "items": [-1, 2], "n_jobs": 1, "desc": None},
+        fn=Skip("a callable"),
+        items=Skip("any iterable of items"),
+        n_jobs=Int(1, optional=True),
+        desc=NAME,
+    )
+
+    reg["mlgeom.algorithms.OnlinePerceptron"] = fn(A.OnlinePerceptron, {"d": 2}, d=Int(1))
+    for m in ("learn", "predict"):
+        extra = {"true_label": 1} if m == "learn" else {}
+        doms = {"true_label": Int(1, maximum=2)} if m == "learn" else {}
+        reg[f"mlgeom.algorithms.OnlinePerceptron.{m}"] = method(
+            lambda: A.OnlinePerceptron(2), m, {"q": [1.0, 0.5], **extra}, q=Array(), **doms
+        )
+    reg["mlgeom.algorithms.MulticlassPerceptron"] = fn(
+        A.MulticlassPerceptron, {"k": 3, "d": 2}, k=Int(2), d=Int(1)
+    )
+    for m in ("learn", "predict"):
+        extra = {"true_label": 2} if m == "learn" else {}
+        doms = {"true_label": Int(0, maximum=2)} if m == "learn" else {}
+        reg[f"mlgeom.algorithms.MulticlassPerceptron.{m}"] = method(
+            lambda: A.MulticlassPerceptron(3, 2), m, {"q": [1.0, 0.5], **extra}, q=Array(), **doms
+        )
+    reg["mlgeom.algorithms.RandomFourierFeatures.transform"] = method(
+        lambda: A.random_fourier_features(2, 3, seed=0), "transform", {"X": X2}, X=Array()
+    )
+    kern = {
+        "kernel": Choice(("gaussian",)),
+        "bandwidth": Real(0.0, low_open=True),
+        "degree": Int(1),
+    }
+    reg["mlgeom.algorithms.kde"] = fn(
+        A.kde,
+        {
+            "W": X2,
+            "X": X2[:2],
+            "kernel": "gaussian",
+            "bandwidth": 1.0,
+            "degree": 2,
+            "weights": [1.0, 2.0, 1.0],
+        },
+        W=Array(),
+        X=Array(),
+        weights=Array(),
+        **kern,
+    )
+    reg["mlgeom.algorithms.kde_sup_error"] = fn(
+        A.kde_sup_error,
+        {"X": X2, "S": X2[:2], "queries": X2, "kernel": "gaussian", "bandwidth": 1.0, "degree": 2},
+        X=Array(),
+        S=Array(),
+        queries=Array(),
+        **kern,
+    )
+    reg["mlgeom.algorithms.priority_sample"] = fn(
+        A.priority_sample,
+        {"weights": [1.0, 2.0, 3.0], "k": 2, "seed": None, "u": [0.5, 0.25, 0.75]},
+        weights=Array(),
+        k=Int(1),
+        seed=SEED,
+        u=Array(),
+    )
+    reg["mlgeom.algorithms.rff_sup_error"] = fn(
+        A.rff_sup_error,
+        lambda: {
+            "X": X2,
+            "features": A.random_fourier_features(2, 3, seed=0),
+            "bandwidth": 1.0,
+        },
+        X=Array(),
+        features=Skip("a RandomFourierFeatures (another type is refused, naming it)"),
+        bandwidth=Real(0.0, low_open=True, optional=True),
+    )
+    return reg
+
+
+_TMP: list[Any] = []
+
+
+def _book_fixture() -> Any:
+    """A one-claim registry, a written record and a one-file data manifest in a temporary folder."""
+    import atexit
+    import json
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    if _TMP:
+        return _TMP[0]
+    tmp = Path(tempfile.mkdtemp(prefix="mlgeom-api-domains-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    (tmp / "t.toml").write_text(
+        'notebook = "t"\n\n[[claim]]\nid = "t.small"\nkind = "check"\n'
+        'statement = "A small number"\ncriterion = "<= 1"\n',
+        encoding="utf-8",
+    )
+    for sub in ("produced", "committed"):
+        (tmp / sub).mkdir()
+    (tmp / "data").mkdir()
+    (tmp / "data" / "a.txt").write_text("a\n", encoding="utf-8")
+    import hashlib
+
+    digest = hashlib.sha256(b"a\n").hexdigest()
+    manifest = {
+        "datasets": {
+            "a": {
+                "description": "a file",
+                "source": "here",
+                "terms": "none",
+                "get": "nothing",
+                "files": {"a.txt": digest},
+            }
+        }
+    }
+    (tmp / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    _TMP.append(tmp)
+    from mlgeom.book import ClaimsRecord
+
+    for sub in ("produced", "committed"):
+        rec = ClaimsRecord("t", "book", directory=tmp / sub, registry=tmp / "t.toml")
+        rec.measure("t.small", 0.5)
+        rec.write()
+    return tmp
+
+
+def _scope_book() -> dict[str, Spec]:
+    import matplotlib.figure
+    import pandas as pd
+
+    import mlgeom.book as B
+
+    reg: dict[str, Spec] = {}
+    for rec in ("Baseline", "Bounds", "Claim", "Criterion", "Dataset", "Registry", "RegistryEntry"):
+        reg[f"mlgeom.book.{rec}"] = record(getattr(B, rec))
+    # an exception class: inspect.signature has nothing to check
+    reg["mlgeom.book.DataError"] = record(B.DataError)
+    reg["mlgeom.book.Baseline.to_json"] = method(
+        lambda: B.Baseline("plain", 2.0, False),
+        "to_json",
+        lambda: {"criterion": B.at_most(1.0), "bounds": None},
+        criterion=Skip("a Criterion or None"),
+        bounds=Skip("a Bounds or None"),
+    )
+    reg["mlgeom.book.Bounds.contains"] = method(
+        lambda: B.Bounds(high=1.0), "contains", {"m": 0.5}, m=Real()
+    )
+    for m in ("contains_all", "contains_any"):
+        reg[f"mlgeom.book.Bounds.{m}"] = method(
+            lambda: B.Bounds(high=1.0), m, {"low": 0.0, "high": 0.5}, low=Real(), high=Real()
+        )
+    reg["mlgeom.book.Claim.to_json"] = method(
+        lambda: B.Claim("a.b", "A claim", None, 0.5, B.at_most(1.0)), "to_json", {}
+    )
+
+    def claims_record(measured: bool = True) -> Any:
+        tmp = _book_fixture()
+        rec = B.ClaimsRecord("t", "smoke", directory=tmp / "out", registry=tmp / "t.toml")
+        if measured:
+            rec.measure("t.small", 0.5)
+        return rec
+
+    reg["mlgeom.book.ClaimsRecord"] = fn(
+        B.ClaimsRecord,
+        lambda: {
+            "notebook": "t",
+            "profile": "smoke",
+            "directory": _book_fixture() / "out",
+            "registry": _book_fixture() / "t.toml",
+        },
+        notebook=Skip("a notebook stem (a path or non-str is refused, naming it)"),
+        profile=Choice(("smoke", "book", "paper")),
+        directory=Skip("a path"),
+        registry=Skip("a Registry or the path of its TOML file"),
+    )
+    for m in ("counts", "summary", "to_json", "unmeasured", "write"):
+        reg[f"mlgeom.book.ClaimsRecord.{m}"] = method(claims_record, m, {})
+    reg["mlgeom.book.ClaimsRecord.measure"] = method(
+        lambda: claims_record(False),
+        "measure",
+        {"id": "t.small", "measured": 0.5, "seeds": 3},
+        id=Skip("a registry id (an unknown one raises KeyError naming the registry)"),
+        measured=Real(),
+        value=Skip("what the criterion sees: any value"),
+        refs=Skip("a mapping of the criterion's names"),
+        scale=NAME,
+        interval=Skip("an Interval (only for judge = 'interval')"),
+        seeds=Int(1, optional=True),
+        baseline=Skip("only where the registry names a baseline"),
+        baseline_value=Skip("only where the registry names a baseline"),
+        baseline_interval=Skip("only where the registry names a baseline"),
+        note=NAME,
+    )
+    reg["mlgeom.book.ClaimsRecord.table"] = method(
+        claims_record, "table", {"ids": None}, ids=Skip("claim ids (KeyError on an unknown one)")
+    )
+    reg["mlgeom.book.ClaimsRecord.glue"] = method(
+        claims_record,
+        "glue",
+        {"claim_id": "t.small", "fmt": "{:.3g}"},
+        claim_id=Skip("a measured claim id"),
+        fmt=Skip("a str.format pattern"),
+    )
+    reg["mlgeom.book.compare_records"] = fn(
+        B.compare_records,
+        lambda: {
+            "produced": _book_fixture() / "produced",
+            "committed": _book_fixture() / "committed",
+            "notebooks": None,
+        },
+        produced=Skip("a folder"),
+        committed=Skip("a folder"),
+        notebooks=Skip("notebook stems"),
+    )
+    reg["mlgeom.book.load_record"] = fn(
+        B.load_record,
+        lambda: {"path": _book_fixture() / "committed" / "t.json"},
+        path=Skip("a path (problems raise ValueError naming the file)"),
+    )
+    reg["mlgeom.book.load_registry"] = fn(
+        B.load_registry,
+        lambda: {"notebook": "t", "path": _book_fixture() / "t.toml"},
+        notebook=Skip("a notebook stem"),
+        path=Skip("a path (problems raise ValueError naming the file)"),
+    )
+    reg["mlgeom.book.parse_criterion"] = fn(
+        B.parse_criterion, {"text": "<= 1"}, text=Skip("a criterion text (ValueError naming it)")
+    )
+    for name in ("data_dir", "registry_dir", "use_style"):
+        reg[f"mlgeom.book.{name}"] = fn(getattr(B, name), {})
+    reg["mlgeom.book.registry_path"] = fn(
+        B.registry_path, {"notebook": "geometry_primer"}, notebook=NAME
+    )
+    reg["mlgeom.book.project_root"] = fn(B.project_root, {"start": None}, start=Skip("a path"))
+    reg["mlgeom.book.results_dir"] = fn(
+        B.results_dir, {"profile": "smoke"}, profile=Choice(("smoke", "book", "paper"))
+    )
+    reg["mlgeom.book.equals"] = fn(B.equals, {"expected": 3}, expected=Skip("any value"))
+    reg["mlgeom.book.predicate"] = fn(
+        B.predicate,
+        {"description": "positive", "test": lambda m: m > 0},
+        description=NAME,
+        test=Skip("a callable"),
+    )
+    reg["mlgeom.book.figure"] = fn(
+        B.figure,
+        {"ncols": 1, "nrows": 1, "width": 3.0, "height": 2.0},
+        ncols=Int(1),
+        nrows=Int(1),
+        width=Real(0.0, low_open=True, optional=True),
+        height=Real(0.0, low_open=True, optional=True),
+    )
+    _ = matplotlib.figure
+    df = pd.DataFrame({"a": [1.0, 2.0]})
+    reg["mlgeom.book.markdown_table"] = fn(
+        B.markdown_table, {"df": df}, df=Skip("a DataFrame or Series (TypeError otherwise)")
+    )
+    reg["mlgeom.book.glue_table"] = fn(
+        B.glue_table,
+        {"df": df, "name": "api-domains"},
+        df=Skip("a DataFrame or Series"),
+        name=NAME,
+    )
+    reg["mlgeom.book.load_manifest"] = fn(
+        B.load_manifest,
+        lambda: {"path": _book_fixture() / "manifest.json"},
+        path=Skip("a path (DataError naming the file)"),
+    )
+    reg["mlgeom.book.require"] = fn(
+        B.require,
+        lambda: {
+            "name": "a",
+            "manifest": B.load_manifest(_book_fixture() / "manifest.json"),
+            "root": _book_fixture() / "data",
+        },
+        name=Skip("a manifest key (DataError naming it)"),
+        manifest=Skip("a parsed manifest"),
+        root=Skip("a folder"),
+    )
+    reg["mlgeom.book.status"] = fn(
+        B.status,
+        lambda: {
+            "manifest": B.load_manifest(_book_fixture() / "manifest.json"),
+            "root": _book_fixture() / "data",
+        },
+        manifest=Skip("a parsed manifest"),
+        root=Skip("a folder"),
+    )
+    reg["mlgeom.book.sha256"] = fn(
+        B.sha256, lambda: {"path": _book_fixture() / "data" / "a.txt"}, path=Skip("a file path")
+    )
+    reg["mlgeom.book.summarize"] = fn(
+        B.summarize,
+        {"claims": [{"kind": "check", "holds": True}]},
+        claims=Skip("record claims (mappings)"),
+    )
+    reg["mlgeom.book.summary_sentence"] = fn(
+        B.summary_sentence,
+        {"counts": dict.fromkeys(B.COUNT_KEYS, 1)},
+        counts=Skip("a mapping of COUNT_KEYS to counts"),
+    )
+    return reg
+
+
+def _scope_primer(X2: np.ndarray, Y2: np.ndarray) -> dict[str, Spec]:
+    import mlgeom.primer as P
+
+    reg: dict[str, Spec] = {}
+    for rec in ("GilbertResult", "GilbertSweep", "KernelPerceptron", "QPResult"):
+        reg[f"mlgeom.primer.{rec}"] = record(getattr(P, rec))
+    Pq = np.array([[2.0, 0.0], [2.0, 1.0]])
+    Qq = np.array([[0.0, 0.0], [0.0, 1.0]])
+
+    def model() -> Any:
+        return P.kernel_perceptron(X2, Y2, "gaussian", max_updates=20)
+
+    for m in ("decision_function", "predict"):
+        reg[f"mlgeom.primer.KernelPerceptron.{m}"] = method(model, m, {"Xq": X2}, Xq=Array())
+    reg["mlgeom.primer.class_polytopes"] = fn(
+        P.class_polytopes, {"X": X2, "y": Y2}, X=Array(), y=Array()
+    )
+    reg["mlgeom.primer.polytope_distance_qp"] = fn(
+        P.polytope_distance_qp, {"P": Pq, "Q": Qq}, P=Array(), Q=Array()
+    )
+    reg["mlgeom.primer.gilbert"] = fn(
+        P.gilbert,
+        {"P": Pq, "Q": Qq, "n_iter": 5, "tol": 0.0},
+        P=Array(),
+        Q=Array(),
+        n_iter=Int(1),
+        tol=Real(0.0),
+    )
+    eps = Array(ndim_probe=True)
+    reg["mlgeom.primer.gilbert_sweep"] = fn(
+        P.gilbert_sweep,
+        {"P": Pq, "Q": Qq, "eps_grid": [0.5]},
+        P=Array(),
+        Q=Array(),
+        eps_grid=eps,
+    )
+    for f in ("halfplane_discrepancy", "halfplane_net_gap"):
+        reg[f"mlgeom.primer.{f}"] = fn(
+            getattr(P, f),
+            {"X": X2, "S": X2[:2], "n_directions": 8, "exact": False},
+            X=Array(),
+            S=Array(),
+            n_directions=Int(1),
+            exact=FLAG,
+        )
+    rng = np.random.default_rng(0)
+    Xh = rng.normal(size=(10, 2))
+    reg["mlgeom.primer.halfplane_sample_sweep"] = fn(
+        P.halfplane_sample_sweep,
+        {"X": Xh, "sizes": [2, 4], "reps": 1, "n_directions": 8, "seed": 0},
+        X=Array(),
+        sizes=Array(),
+        reps=Int(1),
+        n_directions=Int(1),
+        seed=SEED,
+    )
+    reg["mlgeom.primer.kde_error_sweep"] = fn(
+        P.kde_error_sweep,
+        {"X": Xh, "queries": X2, "sizes": [2, 4], "reps": 1, "seed": 0},
+        X=Array(),
+        queries=Array(),
+        sizes=Array(),
+        reps=Int(1),
+        seed=SEED,
+    )
+    reg["mlgeom.primer.rff_error_sweep"] = fn(
+        P.rff_error_sweep,
+        {"X": X2, "rhos": [2, 4], "reps": 1, "seed": 0},
+        X=Array(),
+        rhos=Array(),
+        reps=Int(1),
+        seed=SEED,
+    )
+    reg["mlgeom.primer.mistake_bound_sweep"] = fn(
+        P.mistake_bound_sweep,
+        {"gammas": [0.3], "n": 20, "d": 2, "reps": 1, "seed": 0},
+        gammas=Array(),
+        n=Int(1),
+        d=Int(1),
+        reps=Int(1),
+        seed=SEED,
+    )
+    reg["mlgeom.primer.max_margin_perceptron_sweep"] = fn(
+        P.max_margin_perceptron_sweep,
+        {"X": X2, "y": Y2, "eps_grid": [0.5], "n_jobs": 1},
+        X=Array(),
+        y=Array(),
+        eps_grid=eps,
+        n_jobs=Int(1, optional=True),
+    )
+    reg["mlgeom.primer.max_margin_seed_sweep"] = fn(
+        P.max_margin_seed_sweep,
+        {"n": 20, "d": 2, "gamma": 0.3, "eps_grid": [0.5], "n_seeds": 1, "seed": 0},
+        n=Int(1),
+        d=Int(1),
+        gamma=Real(0.0, 1.0, low_open=True, high_open=True),
+        eps_grid=eps,
+        n_seeds=Int(1),
+        seed=SEED,
+    )
+    reg["mlgeom.primer.feature_dimension_sweep"] = fn(
+        P.feature_dimension_sweep,
+        {"dims": [1, 2], "degree": 2, "seed": 0, "oversample": 1.5},
+        dims=Array(),
+        degree=Int(1),
+        seed=SEED,
+        oversample=Real(1.0, low_open=True),
+    )
+    reg["mlgeom.primer.per_seed_slopes"] = fn(
+        P.per_seed_slopes,
+        {"x": [1.0, 2.0, 4.0], "values": np.array([[1.0, 2.0], [0.7, 1.5], [0.5, 1.0]])},
+        x=Array(),
+        values=Array(),
+    )
+    reg["mlgeom.primer.priority_bias_draws"] = fn(
+        P.priority_bias_draws,
+        {"weights": [1.0, 2.0, 3.0], "k": 2, "n_draws": 3, "seed": 0},
+        weights=Array(),
+        k=Int(1),
+        n_draws=Int(1),
+        seed=SEED,
+    )
+    reg["mlgeom.primer.planar_benchmarks"] = fn(
+        P.planar_benchmarks, {"n": 4, "seed": 0}, n=Int(1), seed=SEED
+    )
+    reg["mlgeom.primer.kernel_perceptron_table"] = fn(
+        P.kernel_perceptron_table,
+        {
+            "datasets": {"tiny": (X2, Y2, X2, Y2)},
+            "kernel_specs": {"gauss": {"kernel": "gaussian"}},
+            "max_updates": 20,
+        },
+        datasets=Skip("a mapping of name to (X_train, y_train, X_test, y_test)"),
+        kernel_specs=Skip("a mapping of name to kernel_perceptron keyword arguments"),
+        max_updates=Int(1),
+    )
+
+    def axes() -> Any:
+        import matplotlib.figure
+
+        return matplotlib.figure.Figure().add_subplot()
+
+    reg["mlgeom.primer.plot_decision_regions"] = fn(
+        P.plot_decision_regions,
+        lambda: {"ax": axes(), "model": model(), "resolution": 5, "pad": 0.3},
+        ax=Skip("a matplotlib Axes"),
+        model=Skip("a fitted KernelPerceptron"),
+        resolution=Int(2),
+        pad=Real(0.0),
+    )
+    reg["mlgeom.primer.polynomial_cv"] = fn(
+        P.polynomial_cv,
+        {
+            "x_train": [0.0, 1.0, 2.0],
+            "y_train": [1.0, 0.0, 1.0],
+            "x_test": [0.5, 1.5],
+            "y_test": [0.5, 0.5],
+            "degrees": [0, 1],
+        },
+        x_train=Array(),
+        y_train=Array(),
+        x_test=Array(),
+        y_test=Array(),
+        degrees=Array(),
+    )
+    reg["mlgeom.primer.rkhs_margin"] = fn(
+        P.rkhs_margin,
+        {"X": X2, "y": Y2, "kernel": "gaussian", "bandwidth": 1.0, "degree": 2},
+        X=Array(),
+        y=Array(),
+        kernel=Choice(("gaussian",)),
+        bandwidth=Real(0.0, low_open=True),
+        degree=Int(1),
+    )
+    reg["mlgeom.primer.rkhs_normalized_margin"] = fn(
+        P.rkhs_normalized_margin,
+        {"alpha": [1.0, 1.0, 0.0], "y": Y2, "K": np.eye(3)},
+        alpha=Array(),
+        y=Array(),
+        K=Array(),
+    )
     return reg
 
 

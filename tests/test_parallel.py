@@ -161,7 +161,8 @@ def _k_sweep_loop(ks, n, beta, D, reps, seed, grid):
         eta_G = prob.eta(G)
         srm_r, nn_r = [], []
         for r in r_reps:
-            X, y = prob.sample(n, r)
+            r_sample, _ = spawn(r, 2)  # the second stream draws the random-subset strawman
+            X, y = prob.sample(n, r_sample)
             clf = SRMNearestNeighbors("chebyshev", delta=0.05, ddim=float(D), classes=np.arange(k))
             present = np.unique(y)
             if len(present) < k:

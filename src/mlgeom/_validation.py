@@ -24,6 +24,8 @@ __all__ = [
     "check_array",
     "check_indices",
     "check_unit_interval",
+    "check_int_vector",
+    "check_vector_in",
 ]
 
 
@@ -297,4 +299,49 @@ def check_unit_interval(x: Any, name: str, *, shape: tuple[int, ...]) -> np.ndar
     """Return ``x`` as a float array of ``shape`` with entries in ``[0, 1)``, or raise."""
     arr = check_array(x, name, shape=shape)
     _require((arr >= 0) & (arr < 1), arr, name, "must lie in [0, 1)")
+    return arr
+
+
+def check_int_vector(
+    x: Any,
+    name: str,
+    *,
+    minimum: int = 1,
+    maximum: int | None = None,
+    min_size: int = 1,
+) -> np.ndarray:
+    """Return ``x`` as a 1-D ``int64`` array of integers in ``[minimum, maximum]``, or raise.
+
+    Used for grids of sizes, dimensions and feature counts passed as lists; integral floats
+    (``100.0``) are accepted, fractions, non-finite values and strings are refused with the
+    offending entry named.
+    """
+    arr = check_vector(x, name, min_size=min_size)
+    _require(arr == np.round(arr), arr, name, "must hold integers")
+    hi = "" if maximum is None else f" and <= {maximum}"
+    ok = arr >= minimum if maximum is None else (arr >= minimum) & (arr <= maximum)
+    _require(ok, arr, name, f"must hold integers >= {minimum}{hi}")
+    return arr.astype(np.int64)
+
+
+def check_vector_in(
+    x: Any,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_inclusive: bool = True,
+    high_inclusive: bool = True,
+    min_size: int = 1,
+) -> np.ndarray:
+    """Return ``x`` as a finite 1-D float array with every entry in the interval, or raise."""
+    arr = check_vector(x, name, min_size=min_size)
+    ok = np.ones(arr.shape, dtype=bool)
+    if low is not None:
+        ok &= arr >= low if low_inclusive else arr > low
+    if high is not None:
+        ok &= arr <= high if high_inclusive else arr < high
+    lo_br, hi_br = "[" if low_inclusive else "(", "]" if high_inclusive else ")"
+    interval = f"{lo_br}{'-inf' if low is None else low}, {'inf' if high is None else high}{hi_br}"
+    _require(ok, arr, name, f"must lie in {interval}")
     return arr

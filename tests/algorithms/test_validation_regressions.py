@@ -25,3 +25,18 @@ def test_shape_must_be_positive_ints():
         OGD((2, 0), 0.1)
     with pytest.raises(ValueError, match="shape .*got 3"):
         OGD(3, 0.1)
+
+
+def test_online_perceptrons_refuse_a_label_outside_their_range():
+    from mlgeom.algorithms import MulticlassPerceptron, OnlinePerceptron
+
+    p = OnlinePerceptron(2)
+    with pytest.raises(ValueError, match=r"true_label must be an integer in \[1, 2\]; got 3"):
+        p.learn([1.0, 0.0], 3)  # used to update as if the label were 2
+    m = MulticlassPerceptron(3, 2)
+    with pytest.raises(ValueError, match=r"true_label must be an integer >= 0; got -1"):
+        m.learn([1.0, 0.0], -1)  # used to update the last prototype (negative indexing)
+    with pytest.raises(ValueError, match=r"true_label must be an integer in \[0, 2\]; got 3"):
+        m.learn([1.0, 0.0], 3)  # used to raise IndexError from numpy
+    assert np.all(p.w == 0) and np.all(m.W == 0)
+    assert m.learn([1.0, 0.0], np.int64(2)) is True

@@ -106,3 +106,23 @@ def test_github_workflow_runs_ci_and_publishes_main_to_pages():
     assert publish["needs"] == "test" and "refs/heads/main" in publish["if"]
     assert publish["permissions"] == {"pages": "write", "id-token": "write"}
     assert any("deploy-pages" in s.get("uses", "") for s in publish["steps"])
+
+
+def test_results_dir_figure_and_bounds_refuse_bad_values():
+    from mlgeom.book.plotting import figure
+    from mlgeom.book.registry import Bounds
+
+    with pytest.raises(ValueError, match="PROFILE must be one of"):
+        results_dir("papers")  # used to return data/results/papers silently
+    with pytest.raises(ValueError, match=r"ncols must be an integer >= 1; got 1.5"):
+        figure(1.5)  # used to fail inside matplotlib
+    with pytest.raises(ValueError, match=r"width must be a finite real number .*; got nan"):
+        figure(width=float("nan"))
+    b = Bounds(high=1.0)
+    with pytest.raises(ValueError, match=r"low must be a finite number; got nan"):
+        b.contains_any(float("nan"), 0.5)  # used to answer False
+    with pytest.raises(ValueError, match=r"high must be a finite number; got '1'"):
+        b.contains_all(0.0, "1")
+    with pytest.raises(ValueError, match=r"low must be <= high"):
+        b.contains_any(0.8, 0.2)
+    assert b.contains_all(0.0, 1.0) and not b.contains_any(1.5, 2.0)

@@ -15,6 +15,16 @@ from mlgeom._validation import check_positive_int, check_vector
 __all__ = ["OnlinePerceptron", "MulticlassPerceptron"]
 
 
+def _check_label(label, low: int, high: int) -> int:
+    """Return ``label`` as an int in ``[low, high]``, or raise naming ``true_label``."""
+    if isinstance(label, np.integer):
+        label = int(label)
+    label = check_positive_int(label, "true_label", minimum=low)
+    if label > high:
+        raise ValueError(f"true_label must be an integer in [{low}, {high}]; got {label}")
+    return label
+
+
 class OnlinePerceptron:
     """Rosenblatt's Perceptron through the origin; labels 1 (``⟨w, q⟩ >= 0``) and 2."""
 
@@ -30,6 +40,7 @@ class OnlinePerceptron:
     def learn(self, q, true_label: int) -> bool:
         """Perceptron update ``w += y q`` on a mistake (``y = +1`` for label 1, ``−1`` for 2)."""
         q = check_vector(q, "q", size=self.d)
+        true_label = _check_label(true_label, 1, 2)
         if self.predict(q) == true_label:
             return False
         self.w += q if true_label == 1 else -q
@@ -52,6 +63,7 @@ class MulticlassPerceptron:
     def learn(self, q, true_label: int) -> bool:
         """On a mistake: ``w_y += q``, ``w_ŷ −= q``."""
         q = check_vector(q, "q", size=self.d)
+        true_label = _check_label(true_label, 0, self.k - 1)
         guess = self.predict(q)
         if guess == true_label:
             return False

@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from mlgeom.book.profiles import check_profile
+
 __all__ = ["project_root", "results_dir"]
 
 
@@ -36,6 +38,7 @@ def results_dir(profile: str = "book") -> Path:
     ``book`` records live in ``data/results/`` (the status page reads them); other profiles
     in ``data/results/<profile>/``. ``$MLGEOM_RESULTS`` replaces ``data/results``.
     """
+    profile = check_profile(profile)
     env = os.environ.get("MLGEOM_RESULTS")
     base = Path(env).resolve() if env else project_root() / "data" / "results"
     return base if profile == "book" else base / profile

@@ -12,6 +12,8 @@ from __future__ import annotations
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
+from mlgeom._validation import check_positive_int, check_real
+
 __all__ = ["COLORS", "PAPER_STYLE", "figure", "use_style"]
 
 #: Colour roles (colour-blind safe, from the Okabe–Ito palette).
@@ -56,8 +58,12 @@ def figure(
     ncols: int = 1, nrows: int = 1, *, width: float | None = None, height: float | None = None
 ):
     """Return ``(fig, axes)`` in the house style; ``axes`` is a single Axes for a 1×1 grid."""
-    if ncols < 1 or nrows < 1:
-        raise ValueError(f"ncols and nrows must be >= 1; got ncols={ncols}, nrows={nrows}")
+    ncols = check_positive_int(ncols, "ncols")
+    nrows = check_positive_int(nrows, "nrows")
+    if width is not None:
+        width = check_real(width, "width", low=0.0, low_inclusive=False)
+    if height is not None:
+        height = check_real(height, "height", low=0.0, low_inclusive=False)
     w = width if width is not None else 4.2 * ncols if ncols > 1 else _RC["figure.figsize"][0]
     h = height if height is not None else 3.6 * nrows if nrows > 1 else _RC["figure.figsize"][1]
     fig, axes = plt.subplots(nrows, ncols, figsize=(w, h), layout="constrained", squeeze=True)

@@ -24,6 +24,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mlgeom._validation import (
+    check_int_vector,
+    check_labels,
+    check_matrix,
+    check_positive_int,
+    check_real,
+    check_vector,
+    check_vector_in,
+)
 from mlgeom.algorithms import kernels, random_features
 from mlgeom.algorithms import perceptrons as perceptron
 from mlgeom.book.plotting import COLORS
@@ -78,6 +87,15 @@ def mistake_bound_sweep(
         One row per data set: ``gamma``, ``bound`` (:math:`1/\gamma^2`), ``updates``
         (including the initial :math:`w = y_1x_1`), ``converged``, ``separates``.
     """
+    gammas = [
+        float(g)
+        for g in check_vector_in(
+            gammas, "gammas", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False
+        )
+    ]
+    n = check_positive_int(n, "n")
+    d = check_positive_int(d, "d")
+    reps = check_positive_int(reps, "reps")
     tasks = [
         (gamma, n, d, rep_rng)
         for gamma, rng in zip(gammas, spawn(seed, len(gammas)), strict=True)
@@ -125,6 +143,7 @@ def gilbert_sweep(P: Any, Q: Any, eps_grid: Sequence[float]) -> GilbertSweep:
     Slides "Polytope Distance": after :math:`1/(\varepsilon\gamma^2)` steps,
     :math:`(1-\varepsilon)\|\hat p - \hat q\| \le \gamma`.
     """
+    eps_grid = _check_eps_grid(eps_grid)
     gamma = polytope_distance.polytope_distance_qp(P, Q).distance
     all_steps = [int(np.ceil(1 / (eps * gamma**2))) for eps in eps_grid]
     runs = pmap(_gilbert_run, [(P, Q, steps) for steps in all_steps], desc="Gilbert: ε grid")
@@ -145,6 +164,14 @@ def gilbert_sweep(P: Any, Q: Any, eps_grid: Sequence[float]) -> GilbertSweep:
             }
         )
     return GilbertSweep(pd.DataFrame(rows).set_index("eps"), gamma, longest)
+
+
+def _check_eps_grid(eps_grid: Any) -> list[float]:
+    """Return the grid of ε as a list of floats, each in (0, 1), or raise naming ``eps_grid``."""
+    arr = check_vector_in(
+        eps_grid, "eps_grid", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False
+    )
+    return [float(e) for e in arr]
 
 
 def _gilbert_run(task: tuple[Any, Any, int]) -> Any:
@@ -184,12 +211,11 @@ def max_margin_seed_sweep(
         ``steps``, ``gamma0``, ``target``, ``margin`` (most-violated rule), ``plain_margin``
         (plain perceptron), ``ratio`` and ``plain_ratio`` (margin / target).
     """
-    if isinstance(n_seeds, bool) or not isinstance(n_seeds, int) or n_seeds < 1:
-        raise ValueError(f"n_seeds must be an integer >= 1; got {n_seeds!r}")
-    eps = [float(e) for e in eps_grid]
-    bad = [e for e in eps if not 0 < e < 1]
-    if bad:
-        raise ValueError(f"every eps must be in (0, 1); got {bad[0]!r}")
+    n = check_positive_int(n, "n")
+    d = check_positive_int(d, "d")
+    gamma = check_real(gamma, "gamma", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    eps = _check_eps_grid(eps_grid)
+    n_seeds = check_positive_int(n_seeds, "n_seeds")
     tasks = [(n, d, gamma, eps, g) for g in spawn(seed, n_seeds)]
     frames = pmap(_max_margin_seed_run, tasks, desc="max-margin perceptron: data sets")
     out = []
@@ -225,8 +251,11 @@ def max_margin_perceptron_sweep(
         Indexed by ``eps``: ``steps``, ``margin`` reached, ``target``
         (:math:`(1-\varepsilon)\gamma_0`), ``gamma0``, ``holds``.
     """
-    X_ = np.asarray(X, dtype=float)
-    y_ = np.asarray(y, dtype=float)
+    X_ = check_matrix(X, "X")
+    y_ = check_labels(y, X_.shape[0], "y")
+    eps_grid = _check_eps_grid(eps_grid)
+    if n_jobs is not None:
+        n_jobs = check_positive_int(n_jobs, "n_jobs")
     signed = y_[:, None] * X_
     gamma0 = polytope_distance.polytope_distance_qp(signed, np.zeros((1, X_.shape[1]))).distance
     all_steps = [int(np.ceil(1 / (eps * gamma0**2))) for eps in eps_grid]
@@ -288,14 +317,16 @@ def rkhs_normalized_margin(alpha: Any, y: Any, K: Any) -> float:
     float
         The normalised margin; positive iff ``f`` classifies every point strictly correctly.
     """
-    a = np.asarray(alpha, dtype=float) * np.asarray(y, dtype=float)
-    K_ = np.asarray(K, dtype=float)
+    alpha_ = check_vector(alpha, "alpha")
+    y_ = check_labels(y, alpha_.size, "y")
+    a = alpha_ * y_
+    K_ = check_matrix(K, "K")
     if K_.shape != (a.size, a.size):
         raise ValueError(f"K must have shape ({a.size}, {a.size}); got {K_.shape}")
     norm2 = float(a @ K_ @ a)
     if not norm2 > 0:
         raise ValueError(f"f has RKHS norm² {norm2!r}; alpha must not be all zero")
-    return float(np.min(np.asarray(y, dtype=float) * (K_ @ a)) / np.sqrt(norm2))
+    return float(np.min(y_ * (K_ @ a)) / np.sqrt(norm2))
 
 
 def kernel_perceptron_table(
@@ -338,6 +369,7 @@ def kernel_perceptron_table(
     fits : dict
         ``(data, kernel) -> KernelPerceptron`` (for drawing decision regions).
     """
+    max_updates = check_positive_int(max_updates, "max_updates")
     tasks = [
         (dname, data, kname, dict(spec), max_updates)
         for dname, data in datasets.items()
@@ -393,6 +425,8 @@ def _kernel_perceptron_run(task: tuple) -> tuple[dict[str, Any], Any]:
 
 def plot_decision_regions(ax: Any, model: Any, *, resolution: int = 150, pad: float = 0.3) -> None:
     """Draw the sign of a kernel perceptron's signed KDE, its zero level set and its data."""
+    resolution = check_positive_int(resolution, "resolution", minimum=2)
+    pad = check_real(pad, "pad", low=0.0)
     X, y = model.X, model.y
     lo, hi = X.min(0) - pad, X.max(0) + pad
     gx, gy = np.meshgrid(
@@ -426,7 +460,9 @@ def rff_error_sweep(X: Any, rhos: Sequence[int], reps: int, *, seed: Seed) -> np
         :math:`\max_{x,p} |\phi(x)^\top\phi(p) - K(x,p)|` for independent feature draws
         (fresh child streams for every :math:`\rho`).
     """
-    X_ = np.asarray(X, dtype=float)
+    X_ = check_matrix(X, "X")
+    rhos = [int(r) for r in check_int_vector(rhos, "rhos")]
+    reps = check_positive_int(reps, "reps")
     parent = as_generator(seed)
     tasks = [(X_, rho, g) for rho in rhos for g in spawn(parent, reps)]
     errors = pmap(_rff_run, tasks, desc="random features: ρ × draws")
@@ -453,7 +489,10 @@ def kde_error_sweep(
     numpy.ndarray of shape (len(sizes), reps)
         The sup error for each sample size and independent sample (without replacement).
     """
-    X_ = np.asarray(X, dtype=float)
+    X_ = check_matrix(X, "X")
+    queries = check_matrix(queries, "queries", n_cols=X_.shape[1])
+    sizes = [int(m) for m in check_int_vector(sizes, "sizes", maximum=X_.shape[0])]
+    reps = check_positive_int(reps, "reps")
     full = kernels.kde(X_, queries)
     tasks = [
         (X_, queries, full, m, g)
@@ -484,7 +523,10 @@ def halfplane_sample_sweep(
         :func:`mlgeom.primer.range_spaces.halfplane_discrepancy` and
         :func:`mlgeom.primer.range_spaces.halfplane_net_gap` of each sample.
     """
-    X_ = np.asarray(X, dtype=float)
+    X_ = check_matrix(X, "X", n_cols=2)
+    sizes = [int(m) for m in check_int_vector(sizes, "sizes", maximum=X_.shape[0])]
+    reps = check_positive_int(reps, "reps")
+    n_directions = check_positive_int(n_directions, "n_directions")
     tasks = [
         (X_, m, g, n_directions)
         for m, rng in zip(sizes, spawn(seed, len(sizes)), strict=True)
@@ -514,6 +556,7 @@ def planar_benchmarks(
     """
     from sklearn.datasets import make_circles, make_moons
 
+    n = check_positive_int(n, "n")
     rings_rng, moons_rng = spawn(seed, 2)
     raw = {
         "rings": make_circles(
@@ -550,8 +593,8 @@ def per_seed_slopes(x: Sequence[float], values: Any) -> np.ndarray:
     """
     from mlgeom.stats import loglog_slope
 
-    v = np.asarray(values, dtype=float)
-    xs = np.asarray(x, dtype=float)
+    xs = check_vector_in(x, "x", low=0.0, low_inclusive=False)
+    v = check_matrix(values, "values")
     if v.ndim != 2 or v.shape[0] != xs.size:
         raise ValueError(
             f"values must have shape (len(x), n_seeds) = ({xs.size}, ...); got {v.shape}"
@@ -574,9 +617,11 @@ def priority_bias_draws(
     priority, naive : numpy.ndarray of shape (n_draws,)
         :math:`W' - W` for each independent draw (own child stream), for both estimators.
     """
-    from mlgeom.algorithms.sampling import priority_sample
+    from mlgeom.algorithms.sampling import _check_weights, priority_sample
 
-    w = np.asarray(weights, dtype=float)
+    w = _check_weights(weights)
+    k = check_positive_int(k, "k")
+    n_draws = check_positive_int(n_draws, "n_draws")
     total = float(w.sum())
     ours, naive = np.empty(n_draws), np.empty(n_draws)
     for i, g in enumerate(spawn(seed, n_draws)):
@@ -616,14 +661,11 @@ def feature_dimension_sweep(
     """
     from math import comb
 
-    if isinstance(degree, bool) or not isinstance(degree, int) or degree < 1:
-        raise ValueError(f"degree must be an integer >= 1; got {degree!r}")
-    if not oversample > 1:
-        raise ValueError(f"oversample must be > 1; got {oversample!r}")
+    dims = [int(d) for d in check_int_vector(dims, "dims")]
+    degree = check_positive_int(degree, "degree")
+    oversample = check_real(oversample, "oversample", low=1.0, low_inclusive=False)
     rows = []
     for d, g in zip(dims, spawn(seed, len(dims)), strict=True):
-        if isinstance(d, bool) or not isinstance(d, int | np.integer) or d < 1:
-            raise ValueError(f"every d must be an integer >= 1; got {d!r}")
         expected = comb(int(d) + degree, degree)
         m = int(np.ceil(oversample * expected)) + 5
         Z = g.normal(size=(m, int(d))) / np.sqrt(d)
