@@ -267,6 +267,7 @@ def birkhoff_von_neumann(
         raise ValueError(f"P must be square; got shape {M.shape}")
     if np.any(M < -1e-12):
         raise ValueError(f"P must be nonnegative; got min entry {M.min()}")
+    tol = check_real(tol, "tol", low=0.0, low_inclusive=False)
     limit = (n - 1) ** 2 + 1 if max_terms is None else check_positive_int(max_terms, "max_terms")
     R = np.clip(M, 0.0, None).copy()
     weights, perms = [], []

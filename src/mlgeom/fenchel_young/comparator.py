@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import minimize
 
-from mlgeom._validation import check_positive_int, check_real
+from mlgeom._validation import check_array, check_positive_int, check_real
 from mlgeom.fenchel_young.losses import Structure
 from mlgeom.fenchel_young.streams import Stream, check_stream
 
@@ -54,10 +54,9 @@ def _loss_grad(structure, U, X, Y, w, scale):
 def stream_loss(structure: Structure, U: np.ndarray, stream: Stream, loss_scale: float = 1.0):
     r""":math:`\sum_{t\le T} s\,S_\Omega(Ux_t; y_t)` over the stream's rounds."""
     check_stream(structure, stream)
+    loss_scale = check_real(loss_scale, "loss_scale", low=0.0, low_inclusive=False)
     X, Y, w = _pool(stream)
-    Ua = np.asarray(U, dtype=np.float64)
-    if Ua.shape != (structure.d, X.shape[1]):
-        raise ValueError(f"U must have shape {(structure.d, X.shape[1])}; got {Ua.shape}")
+    Ua = check_array(U, "U", shape=(structure.d, X.shape[1]))
     return loss_scale * float(w @ structure.loss(X @ Ua.T, Y))
 
 
@@ -98,7 +97,7 @@ def fit_ridge(
         f, g = _loss_grad(structure, U, X, Y, w, s)
         return f + c * float(u @ u), (g + 2 * c * U).ravel()
 
-    x0 = np.zeros(np.prod(shape)) if U0 is None else np.asarray(U0, float).ravel()
+    x0 = np.zeros(np.prod(shape)) if U0 is None else check_array(U0, "U0", shape=shape).ravel()
     res = minimize(
         fun,
         x0,
@@ -127,6 +126,7 @@ def fit_ball(
     check_stream(structure, stream)
     r = check_real(radius, "radius", low=0.0, low_inclusive=False)
     s = check_real(loss_scale, "loss_scale", low=0.0, low_inclusive=False)
+    tol = check_real(tol, "tol", low=0.0)
     X, Y, w = _pool(stream)
     Lip = s * structure.smoothness * float(np.linalg.eigvalsh((X * w[:, None]).T @ X)[-1])
     step = 1.0 / max(Lip, 1e-12)
@@ -168,6 +168,11 @@ def worst_case_constant(
     resolution) and ``inf`` if it fails at ``hi``.
     """
     E = check_real(cumulative_expected, "cumulative_expected")
+    check_stream(structure, stream)
+    check_real(loss_scale, "loss_scale", low=0.0, low_inclusive=False)
+    lo = check_real(lo, "lo", low=0.0, low_inclusive=False)
+    hi = check_real(hi, "hi", low=lo, low_inclusive=False)
+    rtol = check_real(rtol, "rtol", low=0.0, low_inclusive=False)
 
     def slack(c, U0=None):
         fit = fit_ridge(structure, stream, c, loss_scale=loss_scale, U0=U0)

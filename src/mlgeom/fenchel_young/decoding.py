@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_in, check_real
+from mlgeom._validation import check_in, check_real, check_unit_interval
 from mlgeom.fenchel_young.losses import Multiclass, Structure, softmax
 
 __all__ = [
@@ -110,14 +110,18 @@ def decode(structure: Structure, dec: Decoding, u: Any) -> np.ndarray:
 
     ``u[0] < p`` sets :math:`Z = 1`; the remaining uniforms draw :math:`\tilde y`.
     """
-    uu = np.asarray(u, dtype=np.float64)
-    if uu.shape != (1 + structure.n_tilde_uniforms,):
-        raise ValueError(
-            f"u must hold {1 + structure.n_tilde_uniforms} uniforms; got shape {uu.shape}"
-        )
+    uu = check_unit_interval(u, "u", shape=(1 + structure.n_tilde_uniforms,))
     if uu[0] < dec.p:
         return structure.sample_tilde(dec.y_hat, uu[1:])
     return dec.y_star
+
+
+def _check_one_output(structure: Structure, y: Any) -> np.ndarray:
+    """Return ``y`` as one element of the structure's output space (1-D), or raise."""
+    yy = structure.check_output(y)
+    if yy.ndim != 1:
+        raise ValueError(f"y must be one output (1-D); got shape {yy.shape}")
+    return yy
 
 
 def expected_target_loss(structure: Structure, theta: Any, y: Any) -> float:
@@ -127,7 +131,7 @@ def expected_target_loss(structure: Structure, theta: Any, y: Any) -> float:
     the proof of Lemma 3.1.
     """
     dec = randomized_decoding(structure, theta)
-    yy = structure.check_output(y)
+    yy = _check_one_output(structure, y)
     return float(
         (1.0 - dec.p) * structure.target_loss(dec.y_star, yy)
         + dec.p * structure.target_loss(dec.y_hat, yy)
@@ -142,7 +146,7 @@ def expected_target_loss_enumerated(structure: Structure, theta: Any, y: Any) ->
     :math:`E[\tilde y] = \hat y_\Omega` and the affine shortcut together.
     """
     dec = randomized_decoding(structure, theta)
-    yy = structure.check_output(y)
+    yy = _check_one_output(structure, y)
     w, Y = structure.tilde_distribution(dec.y_hat)
     tilde = float(np.sum(w * structure.target_loss(Y, np.broadcast_to(yy, Y.shape))))
     return float((1.0 - dec.p) * structure.target_loss(dec.y_star, yy) + dec.p * tilde)
@@ -175,7 +179,10 @@ def multiclass_decoding_law(theta: Any, decoding: str = "randomized") -> np.ndar
     Ties in the arg max go to the smallest index. The exact :math:`E_t[1\{\hat y \ne y\}]` is
     one minus the law's entry at the true class.
     """
-    th = np.asarray(theta, dtype=np.float64)
+    try:
+        th = np.asarray(theta, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"theta must be a real array; got {theta!r:.60}") from exc
     if th.ndim < 1 or th.shape[-1] < 2 or not np.all(np.isfinite(th)):
         raise ValueError(f"theta must be finite with last axis >= 2; got shape {th.shape}")
     check_in(decoding, "decoding", DECODINGS)

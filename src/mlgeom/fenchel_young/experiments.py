@@ -17,6 +17,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mlgeom._validation import (
+    check_in,
+    check_int_vector,
+    check_positive_int,
+    check_real,
+    check_vector,
+    check_vector_in,
+)
 from mlgeom.fenchel_young import comparator as cmp
 from mlgeom.fenchel_young import surrogate_regret as sr
 from mlgeom.fenchel_young.decoding import (
@@ -80,6 +88,7 @@ def lemma31_draws(structure: Structure, n_draws: int, *, seed: Seed = None) -> n
     :math:`\arg\max_y\langle\theta, y\rangle` (small-loss regime) or a uniform output, with
     probability 1/2 each.
     """
+    n_draws = check_positive_int(n_draws, "n_draws", minimum=0)
     rng = as_generator(seed)
     out = np.empty(n_draws)
     for k in range(n_draws):
@@ -104,7 +113,7 @@ def lemma31_line(structure: Structure, ts: np.ndarray) -> np.ndarray:
     """
     from mlgeom.fenchel_young.losses import Multilabel, Ordinal
 
-    ts = np.asarray(ts, dtype=np.float64)
+    ts = check_vector(ts, "ts", min_size=0)
     if isinstance(structure, Multilabel | Ordinal):
         pairs = [(np.full(structure.d, t), np.zeros(structure.d)) for t in ts]
     elif isinstance(structure, Multiclass):
@@ -130,8 +139,7 @@ def appendix_d_supremum(hi: float = 5.0) -> tuple[float, float]:
     """
     from scipy.optimize import minimize_scalar
 
-    if not np.isfinite(hi) or hi <= 0:
-        raise ValueError(f"hi must be finite and > 0; got {hi!r}")
+    hi = check_real(hi, "hi", low=0.0, low_inclusive=False)
     res = minimize_scalar(
         lambda e: -appendix_d_ratio(e), bounds=(0.0, hi), method="bounded", options={"xatol": 1e-10}
     )
@@ -146,6 +154,7 @@ def appendix_d_table(eps: np.ndarray) -> pd.DataFrame:
     decoding, :math:`4/((1+\varepsilon)\ln 2)`) and ``det_gap`` (the surrogate gap left by
     deterministic decoding w.r.t. the base-2 loss, :math:`1 - 1/(1+\varepsilon)`).
     """
+    check_vector_in(eps, "eps", low=0.0, low_inclusive=False)
     rows = []
     for e in eps:
         s_ln = (1.0 + e) * sr.LN2  # S_Omega(theta; e1) = (1 + eps) ln 2 (Appendix D)
@@ -174,6 +183,8 @@ def step_size(step: str, d: int, C: float = 1.0) -> float:
     ``"theorem_5_1"``: :math:`\eta = (1-\ln 2)\ln 2/C^2` (Theorem 5.1);
     ``"gaptron"``: :math:`\eta = \ln 2/(dC^2)` (Proposition 4.1 with :math:`a = 1/d`).
     """
+    check_in(step, "step", STEPS)
+    check_positive_int(d, "d")
     if step == "theorem_5_1":
         return sr.eta_theorem_5_1(C)
     if step == "gaptron":
@@ -183,6 +194,7 @@ def step_size(step: str, d: int, C: float = 1.0) -> float:
 
 def own_step(decoding: str) -> str:
     """Return the step size a decoding is analysed with (Gaptron's for ``"gaptron"``)."""
+    check_in(decoding, "decoding", sr.DECODINGS)
     return "gaptron" if decoding == "gaptron" else "theorem_5_1"
 
 
@@ -200,6 +212,10 @@ def multiclass_runs(
     ``step`` names the OGD step size (:func:`step_size`); by default the decoding's own
     (:func:`own_step`), so that the decoding and the step size can be varied one at a time.
     """
+    d = check_positive_int(d, "d", minimum=2)
+    check_in(decoding, "decoding", sr.DECODINGS)
+    if step is not None:
+        check_in(step, "step", STEPS)
     T = streams[0].T
     if any(s.T != T for s in streams):
         raise ValueError("streams must have equal lengths")
@@ -235,6 +251,20 @@ def worst_case_table(
     (:math:`\sum_t E_t = T(1 - 1/d)`, ``decoding = "uniform"``, ``step = "none"``) on the
     same streams. Columns: ``d, seed, decoding, step, sum_E, mistakes, c_star``.
     """
+    check_int_vector(ds, "ds", minimum=2)
+    check_positive_int(T, "T")
+    check_positive_int(n_prototypes, "n_prototypes")
+    check_positive_int(n_seeds, "n_seeds")
+    check_real(noise, "noise", low=0.0, high=1.0)
+    if isinstance(decodings, str) or not decodings:
+        raise ValueError(f"decodings must be a non-empty tuple of names; got {decodings!r}")
+    for dec in decodings:
+        check_in(dec, "decodings", sr.DECODINGS)
+    if steps is not None:
+        if isinstance(steps, str) or not steps:
+            raise ValueError(f"steps must be a non-empty tuple of names; got {steps!r}")
+        for st in steps:
+            check_in(st, "steps", STEPS)
     tasks = [
         (d, g, T, n_prototypes, n_seeds, tuple(decodings), steps, uniform, noise)
         for d, g in zip(ds, spawn(seed, len(ds)), strict=True)
@@ -315,6 +345,10 @@ def second_half_fractions(
     """
     if learner not in ("parameter_free", "ogd"):
         raise ValueError(f"learner must be 'parameter_free' or 'ogd'; got {learner!r}")
+    check_positive_int(d, "d", minimum=2)
+    check_positive_int(T, "T")
+    check_positive_int(n_prototypes, "n_prototypes")
+    check_positive_int(n_seeds, "n_seeds")
     tasks = [(d, T, n_prototypes, learner, g) for g in spawn(seed, n_seeds)]
     return np.array(pmap(_second_half_fraction, tasks, desc="App. E.2: seeds"))
 
@@ -367,6 +401,7 @@ def uniform_realised_losses(
     """
     from mlgeom.fenchel_young.losses import Multilabel
 
+    n_seeds = check_positive_int(n_seeds, "n_seeds", minimum=0)
     Y = stream.Y[stream.order]
     out = np.empty(n_seeds)
     for k, g in enumerate(spawn(seed, n_seeds)):
@@ -397,6 +432,9 @@ def horizon_table(
     ``stream`` is cut at each ``T`` in ``Ts``; one run per seed on the full stream gives all
     prefixes. ``slack >= 0`` means the bound holds for every comparator :math:`U` at that ``T``.
     """
+    check_positive_int(d, "d", minimum=2)
+    check_int_vector(Ts, "Ts", minimum=1, maximum=stream.T)
+    check_positive_int(n_seeds, "n_seeds")
     s = Multiclass(d)
     c51 = sr.bound_theorem_5_1(stream.C, 1.0)
     rec = multiclass_runs([stream] * n_seeds, d, "randomized", seed=seed, C=stream.C)
@@ -437,6 +475,10 @@ def lower_bound_table(
     in expectation: :math:`(M+1)(1 - 1/d) - \sum_t S_t(U')`), ``upper`` (Theorem 5.1's bound
     with :math:`U'`) and ``B2`` (:math:`\|U'\|_F^2`).
     """
+    check_int_vector(ds, "ds", minimum=2)
+    Ms_ = check_int_vector(Ms, "Ms", minimum=1)
+    check_positive_int(T, "T", minimum=int(Ms_.max()) + 1)
+    check_positive_int(n_seeds, "n_seeds")
     tasks = [
         (d, M, T, k, hh)
         for d, g in zip(ds, spawn(seed, len(ds)), strict=True)
@@ -484,6 +526,8 @@ def structured_check(
 
     ``slack = min_U {Σ S_t(U) + c‖U‖²} − Σ E_t`` with :math:`c` Theorem 4.2's coefficient.
     """
+    check_positive_int(n_seeds, "n_seeds")
+    check_in(decoding, "decoding", sr.DECODINGS)
     C = stream.C
     eta = sr.eta_theorem_4_2(structure, C)
 
@@ -522,6 +566,8 @@ def high_probability_table(
     :math:`c = 8\gamma C^2\kappa^2/(a\lambda^2\nu)`; the theorem says
     :math:`P(\text{slack} < 0) \le \delta`.
     """
+    check_positive_int(n_seeds, "n_seeds")
+    check_real(delta, "delta", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     C = stream.C
     eta = sr.eta_theorem_4_3(structure, C)
     recs = sr.run_seeds(
@@ -588,7 +634,7 @@ def margin_comparison(margins: np.ndarray) -> pd.DataFrame:
     ``printed`` is the formula printed in Section 5, :math:`\max\{1 - m^2, 0\}`;
     ``smooth_hinge`` is :func:`mlgeom.fenchel_young.losses.smooth_hinge`.
     """
-    m = np.asarray(margins, dtype=np.float64)
+    m = check_vector(margins, "margins", min_size=0)
     return pd.DataFrame(
         {
             "logistic": np.log2(1.0 + np.exp(-m)),
@@ -619,6 +665,14 @@ def speed_benchmark(
     runs the first ``loop_T`` rounds of seed 0 (and, with ``libm=True``, must give bitwise
     identical records). Best of ``repeats`` timings. Volatile: never put into a claims record.
     """
+    d = check_positive_int(d, "d", minimum=2)
+    p = check_positive_int(p, "p")
+    T = check_positive_int(T, "T")
+    n_seeds = check_positive_int(n_seeds, "n_seeds")
+    loop_T = check_positive_int(loop_T, "loop_T")
+    if loop_T > T:
+        raise ValueError(f"loop_T must be <= T={T}; got {loop_T}")
+    repeats = check_positive_int(repeats, "repeats")
     rng = as_generator(seed)
     n = 2000
     X = rng.standard_normal((n, p))
@@ -733,6 +787,7 @@ def plot_d_scaling(table: pd.DataFrame, bound_ours: float):
     """
     from mlgeom.book.plotting import COLORS, PAPER_STYLE, figure
 
+    bound_ours = check_real(bound_ours, "bound_ours", low=0.0, low_inclusive=False)
     fig, ax = figure()
     colors = {
         "randomized": COLORS["ours"],

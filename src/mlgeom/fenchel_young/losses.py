@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_positive_int, check_real
+from mlgeom._validation import check_positive_int, check_real, check_unit_interval
 from mlgeom.fenchel_young.birkhoff import assignment, sinkhorn_log
 
 __all__ = [
@@ -173,7 +173,10 @@ class Structure:
     # -- validation -------------------------------------------------------------------
     def check_theta(self, theta: Any, name: str = "theta") -> np.ndarray:
         """Return ``theta`` as a finite float array whose last axis has length ``d``."""
-        arr = np.asarray(theta, dtype=np.float64)
+        try:
+            arr = np.asarray(theta, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name} must be a real array; got {theta!r:.60}") from exc
         if arr.ndim < 1 or arr.shape[-1] != self.d:
             raise ValueError(f"{name} must have last axis of length d={self.d}; got {arr.shape}")
         if not np.all(np.isfinite(arr)):
@@ -182,6 +185,17 @@ class Structure:
                 f"{name} must be finite; got {arr[tuple(bad)]} at index {tuple(map(int, bad))}"
             )
         return arr
+
+    def _check_point(self, x: Any, name: str) -> np.ndarray:
+        """Return ``x`` as one finite vector of length ``d`` (1-D), or raise ``ValueError``."""
+        arr = self.check_theta(x, name)
+        if arr.ndim != 1:
+            raise ValueError(f"{name} must be 1-D of length d={self.d}; got shape {arr.shape}")
+        return arr
+
+    def _check_uniforms(self, u: Any) -> np.ndarray:
+        """Return ``u`` as ``n_tilde_uniforms`` uniforms in [0, 1), or raise ``ValueError``."""
+        return check_unit_interval(u, "u", shape=(self.n_tilde_uniforms,))
 
     def check_output(self, y: Any, name: str = "y") -> np.ndarray:
         r"""Return ``y`` as a float array of elements of :math:`\mathcal Y` (or raise)."""
@@ -237,7 +251,7 @@ class Structure:
 
     def norm(self, v: Any) -> np.ndarray:
         r"""Return the structure's norm :math:`\|\cdot\|` (ℓ1 or ℓ2) along the last axis."""
-        return np.linalg.norm(np.asarray(v, dtype=np.float64), ord=self.norm_p, axis=-1)
+        return np.linalg.norm(self.check_theta(v, "v"), ord=self.norm_p, axis=-1)
 
     @property
     def a(self) -> float:
@@ -259,9 +273,7 @@ class Structure:
         One call to the linear oracle with :math:`c_i = |1 - y'_i|^p - |y'_i|^p`
         (valid for :math:`\mathcal Y \subseteq \{0, 1\}^d`).
         """
-        yp = self.check_theta(y_prime, "y_prime")
-        if yp.ndim != 1:
-            raise ValueError(f"y_prime must be 1-D; got shape {yp.shape}")
+        yp = self._check_point(y_prime, "y_prime")
         p = self.norm_p
         c = np.abs(1.0 - yp) ** p - np.abs(yp) ** p
         return self.linear_oracle(c)
@@ -340,22 +352,23 @@ class Multiclass(Structure):
 
     def target_loss(self, y_pred: Any, y: Any) -> np.ndarray:
         r"""0-1 loss extended affinely: :math:`\langle y', 1 - y\rangle`."""
-        yp = np.asarray(y_pred, dtype=np.float64)
+        yp = self.check_theta(y_pred, "y_pred")
         yy = self.check_output(y)
         return np.sum(yp * (1.0 - yy), axis=-1)
 
     def linear_oracle(self, c: np.ndarray) -> np.ndarray:
         r""":math:`e_i` with :math:`i = \arg\min_i c_i`."""
-        return np.eye(self.d)[int(np.argmin(c))]
+        return np.eye(self.d)[int(np.argmin(self._check_point(c, "c")))]
 
     def sample_tilde(self, mu: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Class ``i`` with probability ``mu_i`` by inverse CDF (Section 3.1)."""
+        mu, u = self._check_point(mu, "mu"), self._check_uniforms(u)
         i = min(int(np.searchsorted(np.cumsum(mu), u[0], side="right")), self.d - 1)
         return np.eye(self.d)[i]
 
     def tilde_distribution(self, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return the categorical law ``mu`` over the basis vectors."""
-        return np.asarray(mu, dtype=np.float64), np.eye(self.d)
+        return self._check_point(mu, "mu"), np.eye(self.d)
 
     def outputs(self) -> np.ndarray:
         """Return the basis vectors."""
@@ -397,7 +410,7 @@ class _SparseMAP01(Structure):
         :math:`L(y'; y) = \frac1d(\langle y',1\rangle + \langle y,1\rangle
         - 2\langle y', y\rangle)`.
         """
-        yp = np.asarray(y_pred, dtype=np.float64)
+        yp = self.check_theta(y_pred, "y_pred")
         yy = self.check_output(y)
         return (yp.sum(-1) + yy.sum(-1) - 2.0 * np.sum(yp * yy, axis=-1)) / self.d
 
@@ -439,14 +452,16 @@ class Multilabel(_SparseMAP01):
 
     def linear_oracle(self, c: np.ndarray) -> np.ndarray:
         """Coordinatewise: :math:`y_i = 1` iff :math:`c_i < 0`."""
-        return (np.asarray(c) < 0).astype(np.float64)
+        return (self._check_point(c, "c") < 0).astype(np.float64)
 
     def sample_tilde(self, mu: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Independent Bernoulli(``mu_i``) coordinates (direct; Section 3.1)."""
-        return (np.asarray(u)[: self.d] < mu).astype(np.float64)
+        mu, u = self._check_point(mu, "mu"), self._check_uniforms(u)
+        return (u < mu).astype(np.float64)
 
     def tilde_distribution(self, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Product-Bernoulli law over all :math:`2^d` outputs (small ``d`` only)."""
+        mu = self._check_point(mu, "mu")
         Y = self.outputs()
         w = np.prod(np.where(Y == 1, mu, 1.0 - mu), axis=1)
         return w, Y
@@ -499,17 +514,18 @@ class Ordinal(_SparseMAP01):
 
     def linear_oracle(self, c: np.ndarray) -> np.ndarray:
         r"""Staircase of length :math:`\arg\min_k \sum_{i \le k} c_i` (prefix sums, O(d))."""
-        prefix = np.concatenate([[0.0], np.cumsum(c)])
+        prefix = np.concatenate([[0.0], np.cumsum(self._check_point(c, "c"))])
         k = int(np.argmin(prefix))
         return (np.arange(self.d) < k).astype(np.float64)
 
     def sample_tilde(self, mu: np.ndarray, u: np.ndarray) -> np.ndarray:
         r"""Draw by thresholding, :math:`\tilde y_i = 1\{\mu_i > u\}`: :math:`E[\tilde y] = \mu`."""
+        mu, u = self._check_point(mu, "mu"), self._check_uniforms(u)
         return (mu > u[0]).astype(np.float64)
 
     def tilde_distribution(self, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         r"""Law of threshold sampling: level ``k`` with weight :math:`\mu_k - \mu_{k+1}`."""
-        m = np.concatenate([[1.0], np.asarray(mu, dtype=np.float64), [0.0]])
+        m = np.concatenate([[1.0], self._check_point(mu, "mu"), [0.0]])
         return m[:-1] - m[1:], self.outputs()
 
     def outputs(self) -> np.ndarray:
@@ -587,16 +603,17 @@ class Ranking(Structure):
 
     def target_loss(self, y_pred: Any, y: Any) -> np.ndarray:
         r"""Mismatch rate :math:`\frac1n\langle y', 1 - y\rangle`."""
-        yp = np.asarray(y_pred, dtype=np.float64)
+        yp = self.check_theta(y_pred, "y_pred")
         yy = self.check_output(y)
         return np.sum(yp * (1.0 - yy), axis=-1) / self.n
 
     def linear_oracle(self, c: np.ndarray) -> np.ndarray:
         """Solve the assignment problem on the ``n × n`` cost (scipy's Hungarian-type solver)."""
-        return assignment(np.asarray(c).reshape(self.n, self.n)).ravel()
+        return assignment(self._check_point(c, "c").reshape(self.n, self.n)).ravel()
 
     def sample_tilde(self, mu: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Pick a permutation of the Birkhoff–von Neumann decomposition by its weight."""
+        u = self._check_uniforms(u)
         w, Y = self.tilde_distribution(mu)
         i = min(int(np.searchsorted(np.cumsum(w), u[0], side="right")), len(w) - 1)
         return Y[i]
@@ -605,7 +622,8 @@ class Ranking(Structure):
         """Birkhoff–von Neumann decomposition of ``mu`` (weights, flattened permutations)."""
         from mlgeom.fenchel_young.birkhoff import birkhoff_von_neumann
 
-        dec = birkhoff_von_neumann(np.asarray(mu).reshape(self.n, self.n), tol=1e-10)
+        mu = self._check_point(mu, "mu")
+        dec = birkhoff_von_neumann(mu.reshape(self.n, self.n), tol=1e-10)
         return dec.weights, self.encode(dec.permutations)
 
     def outputs(self) -> np.ndarray:

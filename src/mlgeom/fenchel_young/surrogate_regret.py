@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_in, check_positive_int, check_real
+from mlgeom._validation import check_in, check_positive_int, check_real, check_unit_interval
 from mlgeom.algorithms.online_gradient import OGD, CoinBettingOGD
 from mlgeom.fenchel_young.decoding import (
     DECODINGS,
@@ -98,6 +98,7 @@ class OnlineRecord:
 
 def draw_uniforms(structure: Structure, T: int, seed: Seed) -> np.ndarray:
     """Draw the run's randomness: ``(T, 1 + structure.n_tilde_uniforms)`` uniforms in [0, 1)."""
+    T = check_positive_int(T, "T")
     return as_generator(seed).random((T, 1 + structure.n_tilde_uniforms))
 
 
@@ -145,11 +146,11 @@ def run_online(
     if decoding == "gaptron" and not isinstance(structure, Multiclass):
         raise ValueError("decoding='gaptron' (uniform exploration) is defined for Multiclass only")
     T, (d, p_feat) = stream.T, (structure.d, stream.X.shape[1])
-    U = draw_uniforms(structure, T, seed) if uniforms is None else np.asarray(uniforms, float)
-    if U.shape != (T, 1 + structure.n_tilde_uniforms):
-        raise ValueError(
-            f"uniforms must have shape {(T, 1 + structure.n_tilde_uniforms)}; got {U.shape}"
-        )
+    shape = (T, 1 + structure.n_tilde_uniforms)
+    if uniforms is None:
+        U = draw_uniforms(structure, T, seed)
+    else:
+        U = check_unit_interval(uniforms, "uniforms", shape=shape)
     if learner == "ogd":
         if eta is None:
             raise ValueError("eta is required for learner='ogd'")
@@ -297,6 +298,8 @@ def bound_theorem_4_2(structure: Structure, C: float, U_norm_sq: float) -> float
 
     :math:`\frac{2\gamma C^2\kappa^2\|U\|_F^2}{\lambda^2\nu(1-m)m}`, :math:`m = \min\{\frac12, a\}`.
     """
+    C = check_real(C, "C", low=0.0, low_inclusive=False)
+    U_norm_sq = check_real(U_norm_sq, "U_norm_sq", low=0.0)
     m = min(0.5, structure.a)
     s = structure
     return 2 * s.gamma * C**2 * s.kappa**2 * U_norm_sq / (s.lam**2 * s.nu * (1 - m) * m)
@@ -308,6 +311,8 @@ def bound_theorem_4_3(structure: Structure, C: float, U_norm_sq: float, delta: f
     :math:`\frac1a(\frac{8\gamma C^2\kappa^2\|U\|_F^2}{\lambda^2\nu} + \gamma D\ln\frac1\delta)`.
     """
     s = structure
+    C = check_real(C, "C", low=0.0, low_inclusive=False)
+    U_norm_sq = check_real(U_norm_sq, "U_norm_sq", low=0.0)
     delta = check_real(delta, "delta", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     main = 8 * s.gamma * C**2 * s.kappa**2 * U_norm_sq / (s.lam**2 * s.nu)
     return (main + s.gamma * s.diameter * np.log(1.0 / delta)) / s.a
@@ -315,7 +320,8 @@ def bound_theorem_4_3(structure: Structure, C: float, U_norm_sq: float, delta: f
 
 def bound_theorem_4_6(structure: Structure, C: float, U_norm_sq: float, T: int) -> float:
     """Theorem 4.6's excess term: Theorem 4.2's additive term divided by ``T``."""
-    return bound_theorem_4_2(structure, C, U_norm_sq) / T
+    bound = bound_theorem_4_2(structure, C, U_norm_sq)
+    return bound / check_positive_int(T, "T")
 
 
 def bound_theorem_5_1(C: float, U_norm_sq: float) -> float:
