@@ -120,3 +120,179 @@ def test_nn_loss_refuses_a_non_integer_label():
         nn_loss(np.ones(2), X, 1.5)
     with pytest.raises(ValueError, match=r"label .*got 2"):
         nn_loss(np.ones(2), X, 2)
+
+
+# ---------------------------------------------------------------- issue 16, declared domains
+def test_even_p_maps_refuse_a_string_p_and_a_string_argument():
+    from mlgeom.multiscale.kernel_maps import F_even, Ker, definition20_displayed
+
+    with pytest.raises(ValueError, match="p must be an even integer >= 2; got '2'"):
+        Ker(0.5, "2")  # was accepted: float("2").is_integer()
+    with pytest.raises(ValueError, match=r"x must be .*got '1.0'"):
+        Ker("1.0", 4)  # was float("1.0")
+    with pytest.raises(ValueError, match=r"a must be .*got nan"):
+        F_even(float("nan"), 4)
+    with pytest.raises(ValueError, match=r"a must be .*got inf"):
+        definition20_displayed(float("inf"), 4)
+    assert np.allclose(Ker(0.5, 4.0), 0.5 ** np.arange(5))  # an integral float p still works
+
+
+def test_multiscale_maps_refuse_non_finite_arguments():
+    from mlgeom.multiscale.kernel_maps import D_map, H_i, Ker_i, lemma_e2_error_exact, sparse_dot
+
+    with pytest.raises(ValueError, match="x must be finite; got nan"):
+        D_map([0.5, float("nan")], 3.0)  # was a silent NaN row
+    with pytest.raises(ValueError, match=r"x must be .*got nan"):
+        Ker_i(float("nan"), 1, 2, 3.0)
+    assert D_map(0.5, 3.0).shape == (4,)
+    with pytest.raises(ValueError, match="digits must be an integer >= 1; got '2'"):
+        lemma_e2_error_exact([0.1, 0.2], [0.0, 0.1], 1, 3.0, digits="2")
+    with pytest.raises(ValueError, match="z must have the length of y"):
+        lemma_e2_error_exact([0.1, 0.2], [0.0, 0.1, 0.0], 1, 3.0)
+    h = H_i([0.1, 0.2], 1, 3.0)
+    with pytest.raises(ValueError, match="h must have length"):
+        sparse_dot([0.1, 0.2], h, 2, 3.0)  # H_i at scale 1 dotted at scale 2
+    with pytest.raises(TypeError, match="h must be a SparseVector"):
+        sparse_dot([0.1, 0.2], h.to_dense(), 1, 3.0)
+
+
+def test_partition_learners_validate_queries_and_labels():
+    from mlgeom.multiscale.baselines import MidpointLearner
+    from mlgeom.multiscale.partition_learners import (
+        HyperplaneLearner,
+        MulticlassLearner,
+        cone_extent,
+    )
+
+    with pytest.raises(ValueError, match="q must be finite; got nan"):
+        cone_extent(np.zeros((0, 2)), [float("nan"), 0.0])  # was (nan, nan)
+    with pytest.raises(ValueError, match="A must have 2 column"):
+        cone_extent(np.ones((1, 3)), [1.0, 0.0])
+    assert cone_extent([[1.0, 0.0]], [0.0, 1.0]) == pytest.approx((-1.0, 1.0))  # lists accepted
+    h = HyperplaneLearner(2, seed=0, n_particles=8)
+    with pytest.raises(ValueError, match="predicted must be 1 or 2; got nan"):
+        h.decrease_if([0.6, 0.8], 1, float("nan"))  # was a silent potential decrease
+    with pytest.raises(ValueError, match="predicted must be 1 or 2; got 3"):
+        h.learn([0.6, 0.8], 1, 3)
+    with pytest.raises(ValueError, match="q must have length 2"):
+        h.extent([1.0, 0.0, 0.0])
+    assert h.decrease_if([0.6, 0.8], 1, 2) > 0  # a list query works
+    with pytest.raises(ValueError, match="predicted must be 1 or 2"):
+        MidpointLearner(2).learn([1.0, 0.0], 1, predicted=0)
+    mc = MulticlassLearner(3, 2, seed=0, n_particles=8)
+    with pytest.raises(ValueError, match=r"true_label must be in \[0, 3\); got 1.5"):
+        mc.step([0.6, 0.8], 1.5)  # was accepted
+    with pytest.raises(ValueError, match=r"true_label must be in \[0, 3\); got '2'"):
+        mc.step([0.6, 0.8], "2")  # was a TypeError from the comparison
+    with pytest.raises(ValueError, match="f must be finite"):
+        mc.round_matrices([float("inf"), 0.0])
+
+
+def test_algorithm2_learners_validate_their_inputs():
+    from mlgeom.multiscale.learner import (
+        MultiscaleLearner,
+        MultiscaleMulticlassLearner,
+        ScaleSet,
+    )
+
+    with pytest.raises(ValueError, match="n_particles must be an integer >= 1; got 0"):
+        ScaleSet(0, 1, np.random.default_rng(0))
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        ScaleSet(4, 1, 0)
+    S = ScaleSet(4, 1, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="vals must be finite; got nan"):
+        S.width([0, 3], [1.0, float("nan")])  # was a silent nan width
+    with pytest.raises(ValueError, match="idx must hold integer indices"):
+        S.cut([0.5, 3.0], [1.0, 1.0], 0.5)
+    with pytest.raises(ValueError, match="idx must be indices"):
+        S.side_counts([-1, 3], [1.0, 1.0])
+    with pytest.raises(ValueError, match=r"b must be .*got inf"):
+        S.cut([0, 3], [1.0, 1.0], float("inf"))
+    assert S.width([0, 3], [1.0, -1.0]) == 4.0  # lists accepted
+    L = MultiscaleLearner(2, 3.0, n_scales=2, n_particles=4, n_steps=1, seed=0)
+    with pytest.raises(ValueError, match=r"i must be a scale in \[1, 2\]; got 3"):
+        L.direction([0.3, 0.2], 3)  # was a KeyError
+    with pytest.raises(ValueError, match="x1 must be finite; got nan"):
+        L.centre_slack([float("nan"), 0.0], [0.0, 0.0])  # was inf on a fresh learner
+    with pytest.raises(ValueError, match="true_label must be 1 or 2; got 1.5"):
+        L.step([0.3, 0.2], 1.5)
+    M = MultiscaleMulticlassLearner(3, 2, 3.0, 0.3, n_scales=2, n_particles=4, seed=0)
+    with pytest.raises(ValueError, match=r"true_label must be in \[0, 3\); got '1'"):
+        M.step([0.3, 0.2], "1")
+
+
+def test_ball_knowledge_set_validates_points_and_steps():
+    K = BallKnowledgeSet(2, n_particles=4, seed=0)
+    with pytest.raises(ValueError, match="X must be finite; got nan"):
+        K.contains([[float("nan"), 0.0]])  # was False, silently
+    with pytest.raises(ValueError, match="X must have 2 column"):
+        K.contains([[0.0, 0.0, 0.0]])
+    assert K.contains([0.1, 0.2]).tolist() == [True]  # one point as a 1-D array
+    with pytest.raises(ValueError, match="n_steps must be an integer >= 0; got 1.5"):
+        K.hit_and_run(1.5)
+
+
+def test_streams_and_runs_validate_before_any_work():
+    from mlgeom.multiscale import experiments as ex
+
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="d must be an integer >= 1; got 0"):
+        ex.unit(rng, 0)  # was an empty "unit" vector
+    with pytest.raises(ValueError, match=r"scale must be in \[0.0, 1.0\]; got 2.0"):
+        ex.boundary_stream(3, 2, seed=0, scale=2.0)  # was NaN queries
+    with pytest.raises(ValueError, match=r"beta must be .*got nan"):
+        ex.boundary_stream(3, 2, seed=0, beta=float("nan"))
+    with pytest.raises(ValueError, match="T must be an integer >= 1; got '3'"):
+        ex.margin_stream("3", 2, 0.2, seed=0)
+    with pytest.raises(ValueError, match="k must be an integer >= 2; got 1"):
+        ex.nn_stream(3, 1, 2, seed=0)
+    with pytest.raises(ValueError, match="n_candidates must be an integer >= 1; got 0"):
+        ex.appendix_f_stream(4, 3, seed=0, n_candidates=0)
+    Q = np.array([[0.6, 0.8], [-0.6, 0.8]])
+    with pytest.raises(ValueError, match="w must have length 2"):
+        ex.run_binary([1.0, 0.0, 0.0], Q, seed=0)
+    X = np.array([[0.5, 0.0], [-0.5, 0.0]])
+    with pytest.raises(ValueError, match="kind must be one of"):
+        ex.run_multiclass(X, Q, kind="l3", seed=0)  # was run as even_p
+    with pytest.raises(ValueError, match=r"p must be .*got nan"):
+        ex.run_multiclass(X, Q, kind="inner", p=float("nan"), seed=0)  # p was unused
+    with pytest.raises(ValueError, match="p must be an even integer"):
+        ex.run_multiclass(X, Q, kind="even_p", p=4.5, seed=0)  # was int(4.5) = 4
+    with pytest.raises(ValueError, match=r"Delta must be in \(0.0, 2.0\]; got 3.0"):
+        ex.run_multiscale(2, 2, 3.0, 3.0, seed=0)  # was 10000 tries, then RuntimeError
+    with pytest.raises(ValueError, match=r"Delta must be .*got '0.3'"):
+        ex.run_multiscale_multiclass(2, 3, 2, 3.0, "0.3", seed=0)
+    with pytest.raises(ValueError, match="n_polys must be an integer >= 1; got 0"):
+        ex.sampler_check(0, 10, seed=0)  # was a KeyError on an empty frame
+    with pytest.raises(ValueError, match="ds must hold integers >= 2"):
+        ex.time_rounds([1], 2, seed=0)
+    with pytest.raises(ValueError, match="width_method must be one of"):
+        ex.time_rounds([2], 2, seed=0, width_method="qp")
+
+
+def test_sweeps_validate_before_starting_workers():
+    from mlgeom.multiscale import sweeps as sw
+
+    g = [np.random.default_rng(0)]
+    with pytest.raises(ValueError, match="T must be an integer >= 1; got 1.5"):
+        sw.binary_sweep("boundary", 1.5, 2, g)
+    with pytest.raises(ValueError, match="ds must be finite; got nan"):
+        sw.dims_sweep([2, float("nan")], 3, [g, g])
+    with pytest.raises(ValueError, match="seeds_by_d must hold one entry per d"):
+        sw.dims_sweep([2, 4], 3, [g])
+    with pytest.raises(ValueError, match=r"gammas must lie in \(0.0, 1.0\]"):
+        sw.margin_sweep([0.0], 3, 2, [g])
+    with pytest.raises(ValueError, match="T must be an integer >= 2; got 1"):
+        sw.multi_sweep([("inner", 2, 2)], 1, 2, [g])  # T // 2 - 1 was index -1
+    with pytest.raises(ValueError, match=r"configs\[0\] kind must be one of"):
+        sw.multi_sweep([("l3", 2, 2)], 4, 2, [g])
+    with pytest.raises(ValueError, match="Ts must hold integers >= 3"):
+        sw.convex_sweep([2], 3, [g])
+    with pytest.raises(ValueError, match="T_thm13 must be an integer >= 1; got nan"):
+        sw.multiscale_runs(1, float("nan"), g * 3)
+    with pytest.raises(ValueError, match=r"low must be in \(0.0, 1.0\]; got 2.0"):
+        sw.mixed_margin_stream(3, 2, seed=0, low=2.0)  # the error named high
+    with pytest.raises(ValueError, match="curve must be finite; got nan"):
+        sw.late_slope([10, 100], [1.0, float("nan")])
+    with pytest.raises(ValueError, match="Ts must lie in"):
+        sw.late_slope([0, 100], [1.0, 2.0])

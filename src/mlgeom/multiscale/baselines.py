@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from mlgeom._validation import check_matrix, check_positive_int, check_real, check_vector
+from mlgeom.multiscale.losses import _check_label
 from mlgeom.multiscale.partition_learners import cone_extent
 
 __all__ = ["MidpointLearner", "run_midpoint", "uniform_guessing_loss"]
@@ -54,10 +55,10 @@ class MidpointLearner:
     def learn(self, q, true_label: int, predicted: int | None = None) -> bool:
         """Cut ``K`` on a mistake (the same cut as Theorem 8's learner); return whether it cut."""
         q = check_vector(q, "q", size=self.d)
-        if true_label not in (1, 2):
-            raise ValueError(f"true_label must be 1 or 2; got {true_label!r}")
+        true_label = _check_label(true_label, "true_label", 2)
         if predicted is None:
             predicted = self.predict(q)
+        predicted = _check_label(predicted, "predicted", 2)
         if predicted == true_label:
             return False
         self.A = np.vstack([self.A, -q if true_label == 1 else q])

@@ -144,8 +144,10 @@ class BallKnowledgeSet:
 
     # -------------------------------------------------------------- sampler -------------------
     def contains(self, X) -> np.ndarray:
-        """Membership of the rows of ``X`` in ``K``."""
-        X = np.atleast_2d(X)
+        """Membership of the rows of ``X`` in ``K`` (a 1-D ``X`` is one point)."""
+        if np.ndim(X) < 2:
+            X = np.atleast_2d(X)
+        X = check_matrix(X, "X", n_cols=self.d, min_rows=0)
         ok = np.einsum("ij,ij->i", X, X) <= self.radius**2 * (1 + 1e-12)
         if len(self.b):
             ok &= np.all(X @ self.A.T <= self.b + 1e-12, axis=1)
@@ -153,6 +155,8 @@ class BallKnowledgeSet:
 
     def hit_and_run(self, n_steps: int | None = None) -> np.ndarray:
         """Advance every chain by ``n_steps`` hit-and-run steps; return the particles."""
+        if n_steps is not None:
+            n_steps = check_positive_int(n_steps, "n_steps", minimum=0)
         X = self.particles
         for _ in range(self.n_steps if n_steps is None else n_steps):
             U = self.rng.standard_normal(X.shape)

@@ -15,7 +15,14 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linprog, nnls
 
-from mlgeom._validation import check_positive_int, check_real
+from mlgeom._validation import (
+    check_in,
+    check_int_vector,
+    check_matrix,
+    check_positive_int,
+    check_real,
+    check_vector,
+)
 from mlgeom.algorithms.multiclass_perceptron import MulticlassPerceptron, OnlinePerceptron
 from mlgeom.multiscale import kernel_maps as km
 from mlgeom.multiscale.losses import nn_loss, similarity
@@ -40,6 +47,9 @@ __all__ = [
 
 def unit(rng, d: int) -> np.ndarray:
     """Draw a uniform unit vector of ``R^d``."""
+    d = check_positive_int(d, "d")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
     g = rng.standard_normal(d)
     return g / np.linalg.norm(g)
 
@@ -58,15 +68,18 @@ def boundary_stream(T: int, d: int, seed=None, beta: float = 0.5, scale: float =
     Returns ``(w, Q)`` with ``w`` a unit normal (centres ``x_{1,2} = ±w/2``).
     """
     T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
+    beta = check_real(beta, "beta", low=0.0)
+    scale = check_real(scale, "scale", low=0.0, high=1.0)
     rng = as_generator(seed)
     w = unit(rng, d)
-    m = scale * np.arange(1, T + 1) ** (-float(beta)) * rng.choice([-1.0, 1.0], size=T)
+    m = scale * np.arange(1, T + 1) ** (-beta) * rng.choice([-1.0, 1.0], size=T)
     Q = np.array([mi * w + math.sqrt(1 - mi * mi) * _orth(rng, w) for mi in m])
     return w, Q
 
 
 def margin_stream(T: int, d: int, gamma: float, seed=None):
     """Draw unit queries with ``|⟨q_t, w⟩| = γ·(1 + Exp)`` capped at 1 (margin ``>= γ``)."""
+    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
     gamma = check_real(gamma, "gamma", low=0.0, high=1.0, low_inclusive=False)
     rng = as_generator(seed)
     w = unit(rng, d)
@@ -81,6 +94,9 @@ def nn_stream(T: int, k: int, d: int, seed=None, beta: float = 0.5):
     Query ``t``: pick a pair ``(i, j)``, a point on its bisector hyperplane near the midpoint,
     pushed off by ``±t^{-β}`` along ``x_i − x_j``; rescaled into ``B_d``.
     """
+    T, k = check_positive_int(T, "T"), check_positive_int(k, "k", minimum=2)
+    d = check_positive_int(d, "d", minimum=2)
+    beta = check_real(beta, "beta")
     rng = as_generator(seed)
     X = np.array([unit(rng, d) / 2 for _ in range(k)])
     Q = np.empty((T, d))
@@ -98,6 +114,8 @@ def run_binary(w, Q, *, seed=None, alpha=1.0, width_method="cone", perceptron=Tr
 
     Loss ``|⟨q, x_1 − x_2⟩|`` on a mistake with ``x_{1,2} = ±w/2`` (Section 3.1).
     """
+    Q = check_matrix(Q, "Q")
+    w = check_vector(w, "w", size=Q.shape[1])
     d = Q.shape[1]
     ours = HyperplaneLearner(d, alpha, width_method, seed=seed)
     perc = OnlinePerceptron(d) if perceptron else None
@@ -129,6 +147,10 @@ def run_multiclass(X, Q, *, kind="inner", p=2.0, seed=None, perceptron=True):
     ``kind="inner"``; on ``Q(q)`` for ``"l2"``; on ``−H(q)`` for ``"even_p"``), the number of
     rounds where ``Mv >= 0`` was infeasible, and the smallest ``min(Mv)``.
     """
+    X = check_matrix(X, "X", min_rows=2)
+    Q = check_matrix(Q, "Q", n_cols=X.shape[1])
+    kind = check_in(kind, "kind", ("inner", "l2", "even_p"))
+    p = check_real(p, "p", low=1.0) if kind != "even_p" else km._even_p(p)
     k, d = X.shape
     if kind == "inner":
         fmap, dim, alpha, sim = None, d, 1.0, ("inner", 2.0)
@@ -170,6 +192,7 @@ def appendix_f_stream(T: int, d: int, seed=None, n_candidates: int = 200):
     rounds whose separating LP margin fell below ``1e-10`` (the previous separator is kept).
     """
     T, d = check_positive_int(T, "T", minimum=3), check_positive_int(d, "d", minimum=3)
+    n_candidates = check_positive_int(n_candidates, "n_candidates")
     rng = as_generator(seed)
     eps = T ** (-1.0 / (d - 2))
     P = [np.eye(d)[0], -np.eye(d)[0]]
@@ -238,9 +261,12 @@ def run_appendix_f(T: int, d: int, seed=None):
 
 def time_rounds(ds, n_rounds: int, seed=None, width_method="cone") -> pd.DataFrame:
     """Median wall time of one round (assess + learn) of Theorem 8's learner against ``d``."""
+    ds = check_int_vector(ds, "ds", minimum=2)
+    n_rounds = check_positive_int(n_rounds, "n_rounds")
+    width_method = check_in(width_method, "width_method", ("lp", "cone"))
     rng = as_generator(seed)
     rows = []
-    for d in ds:
+    for d in map(int, ds):
         w, Q = boundary_stream(n_rounds, d, rng)
         L = HyperplaneLearner(d, width_method=width_method, seed=rng)
         ts = []
@@ -264,6 +290,8 @@ def sampler_check(n_polys: int, n: int, seed=None) -> pd.DataFrame:
     """Monte Carlo ``Area(B_2 ∩ cuts)`` against the exact area on random cut sets."""
     from mlgeom.multiscale.contextual_search import ball_fraction, disk_polygon_area
 
+    n_polys = check_positive_int(n_polys, "n_polys")
+    n = check_positive_int(n, "n")
     rng = as_generator(seed)
     rows = []
     for _ in range(n_polys):
@@ -303,6 +331,10 @@ def run_multiscale(
     """
     from mlgeom.multiscale.learner import MultiscaleLearner
 
+    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
+    p = check_real(p, "p", low=1.0)
+    Delta = check_real(Delta, "Delta", low=0.0, high=2.0, low_inclusive=False)
+    n_scales = check_positive_int(n_scales, "n_scales")
     rng = as_generator(seed)
     X = separated_centres(d, p, Delta, rng)
     learner = MultiscaleLearner(d, p, n_scales=n_scales, printed=printed, seed=rng)
@@ -344,6 +376,11 @@ def run_multiscale_multiclass(
     """
     from mlgeom.multiscale.learner import MultiscaleMulticlassLearner
 
+    T, k = check_positive_int(T, "T"), check_positive_int(k, "k", minimum=2)
+    d = check_positive_int(d, "d", minimum=2)
+    p = check_real(p, "p", low=2.0)
+    Delta = check_real(Delta, "Delta", low=0.0, high=2.0, low_inclusive=False)
+    n_scales = check_positive_int(n_scales, "n_scales")
     rng = as_generator(seed)
     X = separated_centres(d, p, Delta, rng, k=k)
     learner = MultiscaleMulticlassLearner(k, d, p, Delta, n_scales=n_scales, seed=rng)

@@ -27,10 +27,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
+from numbers import Real
 
 import numpy as np
 
-from mlgeom._validation import check_positive_int, check_real, check_vector
+from mlgeom._validation import check_array, check_positive_int, check_real, check_vector
 
 __all__ = [
     "SparseVector",
@@ -82,7 +83,8 @@ def _points(x, name: str, *, in_ball: bool = True, radius: float = 1.0) -> np.nd
 
 
 def _even_p(p) -> int:
-    if isinstance(p, bool) or not float(p).is_integer() or int(p) < 2 or int(p) % 2:
+    ok = isinstance(p, Real) and not isinstance(p, bool) and math.isfinite(p)
+    if not ok or not float(p).is_integer() or int(p) < 2 or int(p) % 2:
         raise ValueError(f"p must be an even integer >= 2; got {p!r}")
     return int(p)
 
@@ -111,8 +113,9 @@ def Q_map(q) -> np.ndarray:
 # ---------------------------------------------------------------- Appendix E.2 (even p) --------
 def Ker(x: float, p: int) -> np.ndarray:
     """``Ker(x) = (1, x, x², …, x^p)`` (Definition 18)."""
+    x = check_real(x, "x")
     p = _even_p(p)
-    return float(x) ** np.arange(p + 1)
+    return x ** np.arange(p + 1)
 
 
 def G_even(y, p: int) -> np.ndarray:
@@ -138,10 +141,11 @@ def F_even(a: float, p: int, *, printed: bool = False) -> np.ndarray:
         term agrees with the binomial expansion for even ``p``, see :func:`definition20_displayed`).
         ``False``: the binomial coefficients ``C(p,k)(−a)^{p−k}`` that Lemma E.1 needs.
     """
+    a = check_real(a, "a")
     p = _even_p(p)
     k = np.arange(p + 1)
     coef = np.array([math.comb(p, int(j)) for j in k], dtype=float)
-    mag = coef * float(a) ** (p - k)
+    mag = coef * a ** (p - k)
     if printed:
         sign = np.where((k == 0) | (k == p), 1.0, -1.0)
     else:
@@ -168,8 +172,8 @@ def definition20_displayed(a: float, p: int) -> tuple[np.ndarray, np.ndarray]:
     >>> bool(np.allclose(F_even(0.5, 4)[idx], val))  # the binomial expansion agrees
     True
     """
+    a = check_real(a, "a")
     p = _even_p(p)
-    a = float(a)
     idx = np.array([0, 1, p - 1, p])
     val = np.array([a**p, -math.comb(p, 1) * a ** (p - 1), -math.comb(p, p - 1) * a, 1.0])
     return idx, val
@@ -222,7 +226,11 @@ def D_map(x, p: float) -> np.ndarray:
     ``0^0 = 1``.
     """
     p = _p_multiscale(p)
-    x = np.asarray(x, dtype=float)
+    try:
+        x = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"x must be a real number or a numeric array; got {x!r:.60}") from exc
+    x = check_array(x, "x", shape=x.shape)
     k = np.arange(p_prime(p))
     s = np.sign(x)[..., None] ** k
     with np.errstate(divide="ignore"):
@@ -235,9 +243,10 @@ def Ker_i(x: float, i: int, d: int, p: float) -> np.ndarray:
 
     Group ``c ∈ {−D_i, …, D_i}`` (in that order) is ``D(x − cδ_i)``.
     """
+    x = check_real(x, "x")
     Di, dl = D_i(i, d, p), delta_i(i, d, p)
     c = np.arange(-Di, Di + 1)
-    return D_map(float(x) - c * dl, p).ravel()
+    return D_map(x - c * dl, p).ravel()
 
 
 def G_i(y, i: int, p: float) -> np.ndarray:
@@ -302,6 +311,13 @@ def sparse_dot(y, h: SparseVector, i: int, p: float) -> float:
     d = y.size
     pp, Di, dl = p_prime(p), D_i(i, d, p), delta_i(i, d, p)
     block = pp * (2 * Di + 1)
+    if not isinstance(h, SparseVector):
+        raise TypeError(f"h must be a SparseVector (from H_i); got {type(h).__name__}")
+    if h.dim != block * d:
+        raise ValueError(
+            f"h must have length {block * d} (H_i at scale i={i} for d={d}, p={p}); "
+            f"got length {h.dim}"
+        )
     j, rest = np.divmod(h.indices, block)
     c, k = np.divmod(rest, pp)
     c = c - Di
@@ -329,6 +345,9 @@ def lemma_e2_error_exact(y, z, i: int, p: float, *, printed: bool = False, digit
         The error.
     """
     y, z = _points(y, "y"), _points(z, "z")
+    if z.size != y.size:
+        raise ValueError(f"z must have the length of y, {y.size}; got length {z.size}")
+    digits = check_positive_int(digits, "digits")
     d = y.size
     pp, Di = p_prime(p), D_i(i, d, p)
     with localcontext() as ctx:

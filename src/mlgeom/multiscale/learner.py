@@ -25,11 +25,14 @@ certified potential decreases of Claim 30.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 from scipy.optimize import linprog
 
-from mlgeom._validation import check_positive_int, check_real, check_vector
+from mlgeom._validation import check_indices, check_positive_int, check_real, check_vector
 from mlgeom.multiscale import kernel_maps as km
+from mlgeom.multiscale.losses import _check_label
 from mlgeom.multiscale.partition_learners import lemma32_distribution
 from mlgeom.random import as_generator, spawn
 
@@ -90,12 +93,23 @@ class ScaleSet:
     """``S_i = [−1, 1]^N ∩ {cuts}`` stored on its active coordinates, with a hit-and-run sampler."""
 
     def __init__(self, n_particles: int, n_steps: int, rng: np.random.Generator):
+        n_particles = check_positive_int(n_particles, "n_particles")
         self.col: dict[int, int] = {}
         self.A = np.zeros((0, 0))
         self.b = np.zeros(0)
         self.X = np.zeros((n_particles, 0))
-        self.n_steps = n_steps
+        self.n_steps = check_positive_int(n_steps, "n_steps", minimum=0)
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
         self.rng = rng
+
+    @staticmethod
+    def _direction(idx, vals) -> tuple[np.ndarray, np.ndarray]:
+        """Validate a sparse direction: coordinates ``idx >= 0`` and finite ``vals`` alike."""
+        idx = check_indices(idx, "idx", n=np.iinfo(np.int64).max, ndim=1)
+        if idx.size == 0:
+            raise ValueError(f"idx must hold at least one coordinate; got shape {idx.shape}")
+        return idx, check_vector(vals, "vals", size=idx.size)
 
     def _activate(self, idx: np.ndarray) -> np.ndarray:
         new = [int(j) for j in idx if int(j) not in self.col]
@@ -108,6 +122,7 @@ class ScaleSet:
 
     def width(self, idx: np.ndarray, vals: np.ndarray) -> float:
         """Exact width of ``S_i`` along the sparse direction ``(idx, vals)``."""
+        idx, vals = self._direction(idx, vals)
         known = np.array([int(j) in self.col for j in idx], dtype=bool)
         free = 2.0 * float(np.abs(vals[~known]).sum())
         if not known.any():
@@ -130,6 +145,7 @@ class ScaleSet:
 
     def side_counts(self, idx: np.ndarray, vals: np.ndarray) -> tuple[int, int]:
         """Numbers of particles with ``v·z > 0`` and ``v·z < 0`` (inactive parts drawn fresh)."""
+        idx, vals = self._direction(idx, vals)
         known = np.array([int(j) in self.col for j in idx], dtype=bool)
         s = np.zeros(len(self.X))
         if known.any():
@@ -140,6 +156,8 @@ class ScaleSet:
 
     def cut(self, idx: np.ndarray, vals: np.ndarray, b: float) -> None:
         """Intersect with ``{z : Σ vals·z[idx] <= b}``; refresh the particles."""
+        idx, vals = self._direction(idx, vals)
+        b = check_real(b, "b")
         cols = self._activate(idx)
         row = np.zeros(len(self.col))
         row[cols] = vals
@@ -207,6 +225,9 @@ class MultiscaleLearner:
 
     def direction(self, q, i: int) -> tuple[np.ndarray, np.ndarray]:
         """``v_{i,t} = (−H_i(q), H_i(q))`` as sparse ``(indices, values)`` in ``R^{2N_i}``."""
+        q = check_vector(q, "q", size=self.d)
+        if isinstance(i, bool) or not isinstance(i, Integral) or i not in self.S:
+            raise ValueError(f"i must be a scale in [1, {self.n_scales}]; got {i!r}")
         h = km.H_i(q, i, self.p, printed=self.printed)
         return np.concatenate([h.indices, self.N[i] + h.indices]), np.concatenate(
             [-h.values, h.values]
@@ -244,8 +265,7 @@ class MultiscaleLearner:
 
         Returns whether a cut was made (not when no scale qualified).
         """
-        if true_label not in (1, 2):
-            raise ValueError(f"true_label must be 1 or 2; got {true_label!r}")
+        true_label = _check_label(true_label, "true_label", 2)
         i = a["scale"]
         if i is None:
             return False
@@ -258,14 +278,15 @@ class MultiscaleLearner:
 
     def step(self, q, true_label: int) -> tuple[int, int | None]:
         """Guess, then update ``S_{i_t}`` with the true label; return ``(guess, i_t)``."""
-        if true_label not in (1, 2):
-            raise ValueError(f"true_label must be 1 or 2; got {true_label!r}")
+        true_label = _check_label(true_label, "true_label", 2)
         a = self.assess(q)
         self.update(a, true_label)
         return a["label"], a["scale"]
 
     def centre_slack(self, x1, x2) -> float:
         """``min`` over all cuts of ``b − a·(G_i(x_1), G_i(x_2))`` (Claim 29 needs ``>= 0``)."""
+        x1 = check_vector(x1, "x1", size=self.d)
+        x2 = check_vector(x2, "x2", size=self.d)
         worst = np.inf
         for i, S in self.S.items():
             if not len(S.b):
@@ -350,6 +371,7 @@ class MultiscaleMulticlassLearner:
 
     def round_matrices(self, q: np.ndarray):
         """``L``, ``D``, ``M = D − L/2`` and each pair's assessment for query ``q``."""
+        q = check_vector(q, "q", size=self.d)
         k = self.k
         L, D = np.zeros((k, k)), np.zeros((k, k))
         info = {}
@@ -373,8 +395,7 @@ class MultiscaleMulticlassLearner:
 
     def step(self, q, true_label: int) -> tuple[int, float]:
         """Play one round (0-based labels); return the guess and ``min(Mv)``."""
-        if not 0 <= true_label < self.k:
-            raise ValueError(f"true_label must be in [0, {self.k}); got {true_label!r}")
+        true_label = _check_label(true_label, "true_label", self.k, first=0)
         q = check_vector(q, "q", size=self.d)
         L, D, M, info = self.round_matrices(q)
         self.no_scale_rounds += any(a["scale"] is None for a in info.values())

@@ -16,6 +16,14 @@ from mlgeom._validation import check_in, check_matrix, check_real, check_vector
 __all__ = ["similarity", "nn_loss", "true_label", "robust_mistakes"]
 
 
+def _check_label(value, name: str, k: int, *, first: int = 1) -> int:
+    """Return ``value`` as an ``int`` label in ``[first, first + k)``, or raise ``ValueError``."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or not 0 <= value - first < k:
+        what = "1 or 2" if (first, k) == (1, 2) else f"in [{first}, {first + k})"
+        raise ValueError(f"{name} must be {what}; got {value!r}")
+    return int(value)
+
+
 def similarity(q, X, kind: str = "inner", p: float = 2.0) -> np.ndarray:
     """``δ(q, x_i)`` for every centre (rows of ``X``); lower means more similar."""
     kind = check_in(kind, "kind", ("inner", "lp"))

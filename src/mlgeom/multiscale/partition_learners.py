@@ -25,6 +25,7 @@ from scipy.optimize import linprog, nnls
 
 from mlgeom._validation import check_in, check_matrix, check_positive_int, check_real, check_vector
 from mlgeom.multiscale.contextual_search import ContextualSearch
+from mlgeom.multiscale.losses import _check_label
 from mlgeom.random import as_generator, spawn
 
 __all__ = ["HyperplaneLearner", "MulticlassLearner", "lemma32_distribution", "cone_extent"]
@@ -40,6 +41,9 @@ def cone_extent(A: np.ndarray, q: np.ndarray, radius: float = 1.0) -> tuple[floa
     path for the learners' knowledge sets (all cuts pass through the origin), checked against
     the LP width in the tests.
     """
+    q = check_vector(q, "q")
+    A = check_matrix(A, "A", n_cols=q.size, min_rows=0)
+    radius = check_real(radius, "radius", low=0.0, low_inclusive=False)
 
     def support(c):
         if len(A) == 0:
@@ -80,6 +84,7 @@ class HyperplaneLearner:
 
     def extent(self, q: np.ndarray) -> tuple[float, float]:
         """``(min, max)`` of ``⟨q, u⟩`` over the knowledge set of ``u = w/2``."""
+        q = check_vector(q, "q", size=self.d)
         if self.width_method == "cone":
             return cone_extent(self.cs.K.A, q)
         return self.cs.K.extent(q)
@@ -114,6 +119,9 @@ class HyperplaneLearner:
 
     def decrease_if(self, q, true_label: int, predicted: int) -> float:
         """Estimated ``Ψ`` decrease if the truth is ``true_label`` (0 unless it is a mistake)."""
+        q = check_vector(q, "q", size=self.d)
+        true_label = _check_label(true_label, "true_label", 2)
+        predicted = _check_label(predicted, "predicted", 2)
         if predicted == true_label:
             return 0.0
         return self.scale * self.cs.potential_decrease(self._cut(q, true_label), 0.0)
@@ -121,10 +129,10 @@ class HyperplaneLearner:
     def learn(self, q, true_label: int, predicted: int | None = None) -> bool:
         """Update on a mistake only (Theorem 8); return whether an update happened."""
         q = check_vector(q, "q", size=self.d)
-        if true_label not in (1, 2):
-            raise ValueError(f"true_label must be 1 or 2; got {true_label!r}")
+        true_label = _check_label(true_label, "true_label", 2)
         if predicted is None:
             predicted = self.predict(q)
+        predicted = _check_label(predicted, "predicted", 2)
         if predicted == true_label:
             return False
         self.cs.update(self._cut(q, true_label), 0.0)
@@ -232,6 +240,7 @@ class MulticlassLearner:
 
     def round_matrices(self, f: np.ndarray):
         """``L``, ``D``, ``M = D − L/2`` and each pair's assessment for the mapped query ``f``."""
+        f = check_vector(f, "f", size=self.dim)
         k = self.k
         L, D = np.zeros((k, k)), np.zeros((k, k))
         info = {}
@@ -250,8 +259,7 @@ class MulticlassLearner:
 
         Returns the predicted label (0-based) and ``min(Mv)``.
         """
-        if not 0 <= true_label < self.k:
-            raise ValueError(f"true_label must be in [0, {self.k}); got {true_label!r}")
+        true_label = _check_label(true_label, "true_label", self.k, first=0)
         f = self._features(q)
         L, D, M, info = self.round_matrices(f)
         if np.any(M + M.T < -1e-12):

@@ -21,7 +21,14 @@ import math
 import numpy as np
 import pandas as pd
 
-from mlgeom._validation import check_positive_int, check_real
+from mlgeom._validation import (
+    check_in,
+    check_int_vector,
+    check_positive_int,
+    check_real,
+    check_vector,
+    check_vector_in,
+)
 from mlgeom.multiscale import experiments as ex
 from mlgeom.multiscale.baselines import run_midpoint, uniform_guessing_loss
 from mlgeom.parallel import pmap
@@ -52,7 +59,7 @@ def mixed_margin_stream(T: int, d: int, seed=None, low: float = 5e-4, high: floa
         ``w`` a unit normal (centres ``x_{1,2} = ±w/2``) and the ``(T, d)`` queries.
     """
     T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
-    low = check_real(low, "low", low=0.0, low_inclusive=False)
+    low = check_real(low, "low", low=0.0, high=1.0, low_inclusive=False)
     high = check_real(high, "high", low=low, high=1.0)
     rng = as_generator(seed)
     w = ex.unit(rng, d)
@@ -75,17 +82,21 @@ def late_slope(Ts, curve) -> float:
     >>> round(late_slope([10, 100, 1000], [1.0, 10.0, 100.0]), 6)
     1.0
     """
-    Ts, curve = np.asarray(Ts, dtype=float), np.asarray(curve, dtype=float)
-    if Ts.shape != curve.shape or Ts.size < 2:
-        raise ValueError(
-            f"Ts and curve must have the same length >= 2; got {Ts.size}, {curve.size}"
-        )
+    Ts = check_vector_in(Ts, "Ts", low=0.0, low_inclusive=False, min_size=2)
+    curve = check_vector(curve, "curve")
+    if curve.size != Ts.size:
+        raise ValueError(f"Ts and curve must have the same length; got {Ts.size}, {curve.size}")
     if curve[-1] == curve[0]:
         return 0.0
     keep = curve > 0
     if keep.sum() < 2:
         return 0.0
     return float(loglog_slope(Ts[keep], curve[keep]).slope)
+
+
+def _one_list_per(seeds, name: str, n: int, what: str) -> None:
+    if len(seeds) != n:
+        raise ValueError(f"{name} must hold one entry per {what} ({n}); got {len(seeds)}")
 
 
 def _binary_task(args) -> dict:
@@ -119,8 +130,8 @@ def binary_sweep(stream: str, T: int, d: int, seeds) -> list[dict]:
         Per seed, arrays of length ``T``: ``ours`` (Theorem 8), ``perceptron``, ``midpoint``
         and ``uniform`` (expected).
     """
-    if stream not in ("boundary", "mixed"):
-        raise ValueError(f"stream must be 'boundary' or 'mixed'; got {stream!r}")
+    stream = check_in(stream, "stream", ("boundary", "mixed"))
+    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
     return pmap(_binary_task, [(stream, T, d, s) for s in seeds], desc=f"k = 2, {stream} stream")
 
 
@@ -136,6 +147,9 @@ def dims_sweep(ds, T: int, seeds_by_d) -> pd.DataFrame:
 
     ``seeds_by_d[m][j]`` is the generator of dimension ``ds[m]``, seed ``j``.
     """
+    ds = [int(d) for d in check_int_vector(ds, "ds", minimum=2)]
+    T = check_positive_int(T, "T")
+    _one_list_per(seeds_by_d, "seeds_by_d", len(ds), "d")
     tasks = [(T, d, j, s) for d, ss in zip(ds, seeds_by_d, strict=True) for j, s in enumerate(ss)]
     return pd.DataFrame(pmap(_dims_task, tasks, desc="k = 2: loss against d"))
 
@@ -157,6 +171,10 @@ def margin_sweep(gammas, T: int, d: int, seeds_by_gamma) -> pd.DataFrame:
 
     Every query has margin ``>= γ > 0``, so a Perceptron mistake is a round of positive loss.
     """
+    gammas = check_vector_in(gammas, "gammas", low=0.0, high=1.0, low_inclusive=False)
+    gammas = [float(g) for g in gammas]
+    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
+    _one_list_per(seeds_by_gamma, "seeds_by_gamma", len(gammas), "gamma")
     tasks = [
         (T, d, g, j, s)
         for g, ss in zip(gammas, seeds_by_gamma, strict=True)
@@ -187,6 +205,14 @@ def multi_sweep(configs, T: int, d: int, seeds) -> pd.DataFrame:
 
     ``seeds[j]`` is a list of generators, one per configuration of ``configs``.
     """
+    T, d = check_positive_int(T, "T", minimum=2), check_positive_int(d, "d", minimum=2)
+    for c, cfg in enumerate(configs):
+        if not isinstance(cfg, tuple | list) or len(cfg) != 3:
+            raise ValueError(f"configs[{c}] must be a (kind, p, k) triple; got {cfg!r}")
+        check_in(cfg[0], f"configs[{c}] kind", ("inner", "l2", "even_p"))
+        check_positive_int(cfg[2], f"configs[{c}] k", minimum=2)
+    for j, ss in enumerate(seeds):
+        _one_list_per(ss, f"seeds[{j}]", len(configs), "configuration")
     tasks = [
         (kind, p, k, T, d, j, ss[c])
         for j, ss in enumerate(seeds)
@@ -203,6 +229,9 @@ def _convex_task(args) -> dict:
 
 def convex_sweep(Ts, d: int, seeds_by_T) -> pd.DataFrame:
     """Total loss of Theorem 8's learner against the Appendix F adversary, per ``T`` and seed."""
+    Ts = [int(T) for T in check_int_vector(Ts, "Ts", minimum=3)]
+    d = check_positive_int(d, "d", minimum=3)
+    _one_list_per(seeds_by_T, "seeds_by_T", len(Ts), "T")
     tasks = [(T, d, j, s) for T, ss in zip(Ts, seeds_by_T, strict=True) for j, s in enumerate(ss)]
     return pd.DataFrame(pmap(_convex_task, tasks, desc="Appendix F adversary"))
 
@@ -220,6 +249,10 @@ def multiscale_runs(T_alg2: int, T_thm13: int, seeds) -> dict:
     All at ``d = 2``, ``p = 3``, ``Δ = 0.3`` (Theorem 13 with ``k = 3``); ``seeds`` holds three
     generators. Returns ``{"corrected": ..., "printed": ..., "thm13": ...}``.
     """
+    T_alg2 = check_positive_int(T_alg2, "T_alg2")
+    T_thm13 = check_positive_int(T_thm13, "T_thm13")
+    if len(seeds) != 3:
+        raise ValueError(f"seeds must hold 3 generators; got {len(seeds)}")
     names = ("corrected", "printed", "thm13")
     Ts = (T_alg2, T_alg2, T_thm13)
     out = pmap(_multiscale_task, list(zip(names, Ts, seeds, strict=True)), desc="Algorithm 2")
