@@ -99,8 +99,14 @@ def test_paired_interval_is_the_interval_of_the_differences():
         (lambda f: f.mean_interval([1.0, float("nan"), 2.0]), "finite; got nan at index 1"),
         (lambda f: f.mean_interval([1.0, 2.0, float("inf")]), "finite; got inf at index 2"),
         (lambda f: f.mean_interval(["a", "b"]), "values must be numeric"),
-        (lambda f: f.mean_interval([1.0, 2.0], level=1.0), r"level must be a number in \(0, 1\); got 1.0"),
-        (lambda f: f.mean_interval([1.0, 2.0], level=0), r"level must be a number in \(0, 1\); got 0"),
+        (
+            lambda f: f.mean_interval([1.0, 2.0], level=1.0),
+            r"level must be a number in \(0, 1\); got 1.0",
+        ),
+        (
+            lambda f: f.mean_interval([1.0, 2.0], level=0),
+            r"level must be a number in \(0, 1\); got 0",
+        ),
         (lambda f: f.paired_interval([1.0, 2.0], [1.0, 2.0, 3.0]), "lengths 2 and 3"),
         (lambda f: f.paired_interval([1.0], [1.0]), "a must be a 1-d sequence"),
         (lambda f: f.paired_interval([1.0, 2.0], [1.0, float("nan")]), "b must be finite"),

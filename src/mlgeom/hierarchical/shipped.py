@@ -19,7 +19,7 @@ Every shipped file is listed with its SHA-256 in ``data/manifest.json`` (dataset
 
 Command line::
 
-    MLGEOM_DATA=<folder with the raw corpora> python -m mlgeom.hierarchical.shipped build [--out DIR]
+    MLGEOM_DATA=<raw corpora folder> python -m mlgeom.hierarchical.shipped build [--out DIR]
 
 rebuilds every file from the raw copies (byte for byte the shipped ones) and prints their
 SHA-256.
