@@ -34,11 +34,12 @@ import pandas as pd
 import scipy.sparse as sp
 
 from mlgeom._frozen import freeze_arrays
-from mlgeom._validation import check_positive_int, check_real
+from mlgeom._validation import check_int_vector, check_matrix, check_positive_int, check_real
 from mlgeom.book import claims as C
 from mlgeom.hierarchical.label_model import (
     BOUND_CONSTANT,
     HierarchicalLabelModel,
+    _check_instances,
     eq7_log_term,
     expected_parent_positives,
     subtree_costs,
@@ -355,6 +356,7 @@ def sphere_instances(
     """
     T = check_positive_int(T, "T")
     gamma = check_real(gamma, "gamma", low=0.0, high=1.0, high_inclusive=False)
+    max_draws = check_positive_int(max_draws, "max_draws")
     rng = as_generator(seed)
     d = model.dim
     out: list[np.ndarray] = []
@@ -436,10 +438,12 @@ def hrls_primal(taxonomy: Taxonomy, X: Any, V: Any) -> HRLSRun:
     -------
     HRLSRun
     """
-    X = np.asarray(X, dtype=float)
+    X = check_matrix(X, "X")
     Vb = taxonomy.as_multilabels(V, "V")
-    if X.ndim != 2 or Vb.shape[0] != X.shape[0]:
-        raise ValueError(f"X must be (T, d) with T = {Vb.shape[0]} rows; got shape {X.shape}")
+    if Vb.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"X must be (T, d) with T = {Vb.shape[0]} rows (one per row of V); got shape {X.shape}"
+        )
     T, d = X.shape
     N = taxonomy.n_nodes
     par = taxonomy.parent
@@ -537,6 +541,17 @@ def _regret_rep(args: tuple) -> dict[str, np.ndarray]:
     }
 
 
+def _dense_instances(model: HierarchicalLabelModel, X: Any) -> np.ndarray:
+    """``(T, d)`` dense instances of the model's dimension, finite, unit norm at most, T >= 1."""
+    if not isinstance(model, HierarchicalLabelModel):
+        raise TypeError(f"model must be a HierarchicalLabelModel; got {type(model).__name__}")
+    Xc = _check_instances(X, model.dim)
+    Xc = Xc.toarray() if sp.issparse(Xc) else np.asarray(Xc, dtype=float)
+    if Xc.shape[0] == 0:
+        raise ValueError(f"X must hold at least one instance; got shape {Xc.shape}")
+    return Xc
+
+
 def theorem2_experiment(
     model: HierarchicalLabelModel,
     X: Any,
@@ -560,10 +575,11 @@ def theorem2_experiment(
     of the log-determinant H-RLS accumulates; eq. (7) replaces it by
     :math:`d\log(1 + \mathbb E Q(i,T)/d)`, exact. Eq. (10),
     :math:`\sum_i C_i \sum_t P(\hat y_{i,t} \ne y_{i,t}, \mathcal K_{i,t})`, is the proof's
-    first step; it is checked round by round.
+    first step; it is checked round by round. Where a node's margin :math:`\Delta_i` is 0 the
+    theorem's assumption fails and both bounds are ``inf``.
     """
     reps = check_positive_int(reps, "reps")
-    X = np.asarray(X, dtype=float)
+    X = _dense_instances(model, X)
     T = X.shape[0]
     if checkpoints is None:
         checkpoints = np.unique(np.round(np.logspace(1, np.log10(T), 13)).astype(int))
@@ -579,8 +595,10 @@ def theorem2_experiment(
     margins_sq = (X @ model.U.T) ** 2
     min_sq = np.minimum.accumulate(margins_sq, axis=0)[cps - 1]  # (n_cp, N)
     EQ = np.cumsum(expected_parent_positives(model, X), axis=0)[cps - 1]
-    thm2 = (BOUND_CONSTANT * C * log_det / min_sq).sum(axis=1)
-    eq7 = (BOUND_CONSTANT * C * eq7_log_term(EQ, model.dim) / min_sq).sum(axis=1)
+    with np.errstate(divide="ignore"):  # a zero margin Δ_i: the bound is +inf, as it should be
+        thm2 = (BOUND_CONSTANT * C * log_det / min_sq).sum(axis=1)
+        eq7 = (BOUND_CONSTANT * C * eq7_log_term(EQ, model.dim) / min_sq).sum(axis=1)
+        eq7_last = BOUND_CONSTANT * C * eq7_log_term(EQ[-1], model.dim) / min_sq[-1]
     curve = pd.DataFrame(
         {
             "regret": regret.mean(axis=0),
@@ -605,7 +623,7 @@ def theorem2_experiment(
             "C_i Σ_t P(ŷ≠y, K)": C * node_dis,
             "E Q(i,T)": EQ[-1],
             "mean Q(i,T)": np.mean([o["n_stored"] for o in outs], axis=0),
-            "eq. (7) term": BOUND_CONSTANT * C * eq7_log_term(EQ[-1], model.dim) / min_sq[-1],
+            "eq. (7) term": eq7_last,
         },
         index=pd.Index(np.arange(G.n_nodes), name="node"),
     )
@@ -653,7 +671,7 @@ def uniform_guess_regret(
         ``(reps, N)`` per-node eq. (10) terms over all ``T`` rounds.
     """
     reps = check_positive_int(reps, "reps")
-    X = np.asarray(X, dtype=float)
+    X = _dense_instances(model, X)
     cps = np.asarray(sorted(set(int(c) for c in checkpoints)), dtype=np.int64)
     if cps.size == 0 or cps[0] < 1 or cps[-1] > X.shape[0]:
         raise ValueError(f"checkpoints must lie in 1 … {X.shape[0]}; got {cps.tolist()}")
@@ -878,8 +896,24 @@ def with_empty_prediction(
     return ProtocolResult(runs, depth, result.name)
 
 
+def _check_loss_column(result: ProtocolResult, value: Any, name: str) -> None:
+    loss_cols = [c for c in result.runs.columns if c not in _NON_LOSS_COLUMNS]
+    if not isinstance(value, str) or value not in loss_cols:
+        raise ValueError(f"{name} must be one of {loss_cols}; got {value!r}")
+
+
+def _check_dataset(dataset: Any) -> None:
+    if dataset is not None and dataset not in PAPER_TABLE1:
+        raise ValueError(f"dataset must be None, 'RCV1' or 'OHSUMED'; got {dataset!r}")
+
+
+#: Columns of ProtocolResult.runs that are not losses.
+_NON_LOSS_COLUMNS = ("algorithm", "split", "n_test", "stored", "work", "respects G")
+
+
 def split_losses(result: ProtocolResult, loss: str = "uniform H-loss") -> pd.DataFrame:
     """Per-split test losses, one column per algorithm (rows: splits), for paired tests."""
+    _check_loss_column(result, loss, "loss")
     return result.runs.pivot(index="split", columns="algorithm", values=loss)
 
 
@@ -894,6 +928,7 @@ def table1(result: ProtocolResult, dataset: str | None = None) -> pd.DataFrame:
         Add the paper's mean and std for this dataset in columns ``(loss, "paper")`` and
         ``(loss, "paper std")``.
     """
+    _check_dataset(dataset)
     g = result.runs.groupby("algorithm", sort=False)
     present = list(dict.fromkeys(result.runs["algorithm"]))
     algs = [a for a in ALGORITHMS if a in present] + [a for a in present if a not in ALGORITHMS]
@@ -941,6 +976,9 @@ def table2(
     algorithms : sequence of str, default=HIERARCHICAL
         The columns (e.g. add :data:`EMPTY` for the strawman's profile).
     """
+    _check_dataset(dataset)
+    if per_docs is not None:
+        per_docs = check_positive_int(per_docs, "per_docs")
     d = result.depth[result.depth["algorithm"].isin(algorithms)].copy()
     if per_docs is not None:
         size = result.runs.set_index(["algorithm", "split"])["n_test"]
@@ -979,6 +1017,11 @@ def profile_distance(t2: pd.DataFrame, a: str, b: str, column: str = "mean") -> 
     column : str, default="mean"
         ``"mean"`` for ours, ``"paper"`` for the paper's numbers.
     """
+    algs = list(dict.fromkeys(t2.columns.get_level_values(0)))
+    cols = list(dict.fromkeys(t2.columns.get_level_values(1)))
+    for name, value, options in (("a", a, algs), ("b", b, algs), ("column", column, cols)):
+        if not isinstance(value, str) or value not in options:
+            raise ValueError(f"{name} must be one of {options}; got {value!r}")
     pa = np.nan_to_num(t2[(a, column)].to_numpy(dtype=float))
     pb = np.nan_to_num(t2[(b, column)].to_numpy(dtype=float))
     if pa.sum() <= 0 or pb.sum() <= 0:
@@ -1070,6 +1113,7 @@ def cost_table(
     :func:`mlgeom.parallel.pmap`. Used for the hierarchical/flat cost ratios and the growth of
     the RLS cost with the number of stored instances (Section 8).
     """
+    sizes = check_int_vector(sizes, "sizes", minimum=1)
     X = sp.csr_matrix(X)
     items = [(a, taxonomy, X, V, int(n)) for a in algorithms for n in sizes]
     rows = pmap(_work_item, items, n_jobs=n_jobs, desc="work counts")

@@ -44,7 +44,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from mlgeom._frozen import freeze_arrays
-from mlgeom._validation import check_multilabels
+from mlgeom._validation import check_multilabels, check_positive_int
 from mlgeom.hierarchical.losses import _check_costs
 from mlgeom.hierarchical.taxonomy import Taxonomy
 from mlgeom.random import Seed, as_generator
@@ -76,7 +76,10 @@ def _check_instances(X: Any, d: int, name: str = "X") -> np.ndarray | sp.csr_mat
             raise ValueError(f"{name} must be finite")
         norms = np.sqrt(np.asarray(Xc.multiply(Xc).sum(axis=1)).ravel())
     else:
-        Xc = np.asarray(X, dtype=float)
+        try:
+            Xc = np.asarray(X, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name} must be a numeric (n, {d}) array; got {X!r:.60}") from exc
         if Xc.ndim == 1:
             Xc = Xc[None, :]
         if Xc.ndim != 2 or Xc.shape[1] != d:
@@ -120,7 +123,10 @@ class HierarchicalLabelModel:
     def __init__(self, taxonomy: Taxonomy, U: Any) -> None:
         if not isinstance(taxonomy, Taxonomy):
             raise TypeError(f"taxonomy must be a Taxonomy; got {type(taxonomy).__name__}")
-        Ua = np.array(U, dtype=float)
+        try:
+            Ua = np.array(U, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"U must be a numeric (N, d) array; got {U!r:.60}") from exc
         if Ua.ndim != 2 or Ua.shape[0] != taxonomy.n_nodes:
             raise ValueError(
                 f"U must have shape (N, d) with N = {taxonomy.n_nodes} rows; got {Ua.shape}"
@@ -244,7 +250,7 @@ class HierarchicalLabelModel:
         yh = check_multilabels(Yhat, "Yhat", n_cols=self.n_nodes)
         if yh.shape[0] != P.shape[0]:
             raise ValueError(
-                f"Yhat has {yh.shape[0]} rows for {P.shape[0]} instances; they must match"
+                f"Yhat has {yh.shape[0]} rows but X has {P.shape[0]} (instances); they must match"
             )
         par = self.taxonomy.parent
         q = np.where(yh, P, 1.0 - P)  # P(V_i = ŷ_i | V_PAR = 1) (or no parent)
@@ -303,9 +309,15 @@ def log_det_term(S: Any) -> float:
     """
     if sp.issparse(S):
         S = S.toarray()
-    A = np.asarray(S, dtype=float)
+    try:
+        A = np.asarray(S, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"S must be a numeric (Q, d) matrix; got {S!r:.60}") from exc
     if A.ndim != 2:
         raise ValueError(f"S must be a (Q, d) matrix of stored instances; got shape {A.shape}")
+    if not np.all(np.isfinite(A)):
+        at = tuple(int(k) for k in np.argwhere(~np.isfinite(A))[0])
+        raise ValueError(f"S must be finite; got {A[at]} at index {at}")
     if A.shape[0] == 0:
         return 0.0
     G = A.T @ A if A.shape[0] >= A.shape[1] else A @ A.T
@@ -315,11 +327,15 @@ def log_det_term(S: Any) -> float:
 
 def eq7_log_term(expected_Q: Any, d: int) -> np.ndarray:
     r"""Eq. (7): :math:`d \log(1 + \mathbb E Q(i, T)/d)`, elementwise."""
-    q = np.asarray(expected_Q, dtype=float)
-    if np.any(q < 0):
-        raise ValueError("expected_Q must be >= 0")
-    if d < 1:
-        raise ValueError(f"d must be >= 1; got {d}")
+    try:
+        q = np.asarray(expected_Q, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"expected_Q must be numeric; got {expected_Q!r:.60}") from exc
+    bad = ~np.isfinite(q) | (q < 0)
+    if np.any(bad):
+        at = tuple(int(k) for k in np.argwhere(bad)[0])
+        raise ValueError(f"expected_Q must be finite and >= 0; got {q[at]} at index {at}")
+    d = check_positive_int(d, "d")
     return d * np.log1p(q / d)
 
 

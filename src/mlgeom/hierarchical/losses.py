@@ -87,7 +87,10 @@ def _pair(Yhat: Any, V: Any, taxonomy: Taxonomy | None) -> tuple[np.ndarray, np.
 def _check_costs(costs: Any, n_nodes: int) -> np.ndarray:
     if costs is None:
         return np.ones(n_nodes)
-    c = np.asarray(costs, dtype=float)
+    try:
+        c = np.asarray(costs, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"costs must be numeric, one per node; got {costs!r:.60}") from exc
     if c.shape != (n_nodes,):
         raise ValueError(f"costs must have shape ({n_nodes},), one per node; got {c.shape}")
     bad = ~np.isfinite(c) | (c <= 0)

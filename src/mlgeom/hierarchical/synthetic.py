@@ -196,7 +196,7 @@ def _synthetic_parts(
     N = taxonomy.n_nodes
     pick = rng_types.integers(0, label_sets.shape[0], size=n_docs)
     topics = sp.csr_matrix(label_sets[pick], dtype=np.int8)
-    dw = np.asarray(depth_weights, dtype=np.float64)
+    dw = _as_floats(depth_weights, "depth_weights")
     Z = _latent_block(topics, taxonomy, bias, dw)
     Z.data *= np.sqrt(latent_weight)
     latent_nnz = float(np.mean(np.diff(Z.indptr)))
@@ -242,6 +242,13 @@ class SyntheticDesign:
     clamped: np.ndarray
     achieved: dict
     parameters: dict
+
+
+def _as_floats(x: Any, name: str) -> np.ndarray:
+    try:
+        return np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numeric; got {x!r:.60}") from exc
 
 
 def synthetic_rcv1_like(
@@ -333,7 +340,10 @@ def synthetic_rcv1_like(
     n_features = int(check_positive_int(n_features, "n_features"))
     lam = check_real(latent_weight, "latent_weight", low=0.0, high=1.0, high_inclusive=False)
     if lam == 0.0:
-        raise ValueError("latent_weight must be > 0: the labels depend on the latent block")
+        raise ValueError(
+            "latent_weight must be > 0: the labels depend on the latent block; "
+            f"got {latent_weight!r}"
+        )
     check_real(bias, "bias", low=0.0)
     check_real(nnz, "nnz", low=1.0)
     check_real(topic_share, "topic_share", low=0.0, high=1.0)
@@ -356,10 +366,10 @@ def synthetic_rcv1_like(
         raise ValueError(f"label_sets must be (n_sets >= 1, {G.n_nodes}); got shape {sets.shape}")
     if not _respects(sets, G).all():
         raise ValueError("label_sets must respect the taxonomy (closed upward)")
-    tg = np.asarray(targets, dtype=np.float64).reshape(-1)
+    tg = _as_floats(targets, "targets").reshape(-1)
     if tg.shape != (G.n_nodes,) or np.any((tg < 0) | (tg > 1)) or not np.all(np.isfinite(tg)):
         raise ValueError(f"targets must be {G.n_nodes} frequencies in [0, 1]; got {targets!r}")
-    dw = np.asarray(depth_weights, dtype=np.float64)
+    dw = _as_floats(depth_weights, "depth_weights")
     if dw.shape != (G.max_depth + 1,) or np.any(dw < 0) or not np.all(np.isfinite(dw)):
         raise ValueError(
             f"depth_weights must be {G.max_depth + 1} non-negative weights (one per depth); "
@@ -367,7 +377,9 @@ def synthetic_rcv1_like(
         )
     N = G.n_nodes
     if n_features < N + 2:
-        raise ValueError(f"n_features must be at least {N + 2} (latent block + a word)")
+        raise ValueError(
+            f"n_features must be at least {N + 2} (latent block + a word); got {n_features}"
+        )
     X, Z, cal, rng_labels = _synthetic_parts(
         n_docs, seed, n_features, float(nnz), lam, float(bias), dw,
         float(topic_share), topic_size, float(zipf_exponent), G, sets, tg,

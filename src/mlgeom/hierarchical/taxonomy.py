@@ -39,6 +39,10 @@ class TaxonomyError(ValueError):
     """A parent list, edge list or multilabel that does not describe a valid forest."""
 
 
+class _NodeIndexError(IndexError, ValueError):
+    """A node index outside ``0 … N-1``: an ``IndexError`` that is also a ``ValueError``."""
+
+
 class Taxonomy:
     """A forest over ``N`` labels (Section 2).
 
@@ -360,7 +364,7 @@ class Taxonomy:
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
             raise TypeError(f"node must be an integer index; got {i!r}")
         if not 0 <= int(i) < self.n_nodes:
-            raise IndexError(f"node {int(i)} is outside 0 … {self.n_nodes - 1}")
+            raise _NodeIndexError(f"node {int(i)} is outside 0 … {self.n_nodes - 1}")
         return int(i)
 
     # ------------------------------------------------------------------ multilabels
@@ -445,7 +449,16 @@ class Taxonomy:
         TaxonomyError
             If a kept node's parent is not kept.
         """
-        keep_arr = np.unique(np.asarray(keep, dtype=np.int64))
+        raw = np.asarray(keep)
+        if raw.size == 0:
+            raise ValueError("keep must name at least one node; got none")
+        if raw.dtype.kind not in "iu":
+            raise ValueError(f"keep must hold integer node indices; got dtype {raw.dtype}")
+        out = (raw < 0) | (raw >= self.n_nodes)
+        if np.any(out):
+            bad = int(raw[tuple(np.argwhere(out)[0])])
+            raise ValueError(f"keep must hold node indices in 0 … {self.n_nodes - 1}; got {bad}")
+        keep_arr = np.unique(raw.astype(np.int64))
         new_index = {int(o): k for k, o in enumerate(keep_arr)}
         parents = []
         for o in keep_arr:

@@ -157,6 +157,10 @@ def log_tf_idf(
     return TfIdf(X, vocabulary, nonempty)
 
 
+#: The largest hash seed (MurmurHash3 takes an unsigned 32-bit seed).
+_MAX_SALT = 2**32 - 1
+
+
 def hash_features(
     X: sp.csr_matrix, vocabulary: Sequence[str], n_features: int, *, salt: int = 0
 ) -> sp.csr_matrix:
@@ -184,6 +188,9 @@ def hash_features(
         ``(n_docs, n_features)`` float64 with sorted indices.
     """
     n_features = check_positive_int(n_features, "n_features")
+    salt = check_positive_int(salt, "salt", minimum=0)
+    if salt > _MAX_SALT:
+        raise ValueError(f"salt must be <= {_MAX_SALT} (an unsigned 32-bit seed); got {salt}")
     if X.shape[1] != len(vocabulary):
         raise ValueError(
             f"X has {X.shape[1]} columns but the vocabulary has {len(vocabulary)} words"

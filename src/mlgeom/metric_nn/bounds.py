@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_real
+from mlgeom._validation import check_positive_int, check_real
 
 __all__ = [
     "C_D_DEFAULT",
@@ -71,8 +71,19 @@ C_D_DEFAULT = 1.0
 BOUNDS: tuple[str, ...] = ("min", "rad", "fat")
 
 
+def _floats(x: Any, name: str) -> np.ndarray:
+    """Return ``x`` (a number or an array of numbers) as a float array, or raise naming it."""
+    raw = np.asarray(x)
+    if raw.dtype.kind not in "biufO":
+        raise ValueError(f"{name} must be a number or an array of numbers; got {x!r:.60}")
+    try:
+        return np.asarray(raw, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a number or an array of numbers; got {x!r:.60}") from exc
+
+
 def _pos(x: Any, name: str) -> np.ndarray:
-    arr = np.asarray(x, dtype=np.float64)
+    arr = _floats(x, name)
     if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
         bad = arr[~(np.isfinite(arr) & (arr > 0))].ravel()[0]
         raise ValueError(f"{name} must be finite and > 0; got {bad}")
@@ -80,7 +91,7 @@ def _pos(x: Any, name: str) -> np.ndarray:
 
 
 def _nonneg(x: Any, name: str) -> np.ndarray:
-    arr = np.asarray(x, dtype=np.float64)
+    arr = _floats(x, name)
     if not np.all(np.isfinite(arr)) or np.any(arr < 0):
         bad = arr[~(np.isfinite(arr) & (arr >= 0))].ravel()[0]
         raise ValueError(f"{name} must be finite and >= 0 (0: the limit L -> 0); got {bad}")
@@ -92,7 +103,7 @@ def _delta(delta: float) -> float:
 
 
 def _k(k: Any) -> np.ndarray:
-    arr = np.asarray(k, dtype=np.float64)
+    arr = _floats(k, "k")
     if not np.all(np.isfinite(arr)) or np.any(arr < 2) or np.any(arr != np.round(arr)):
         raise ValueError(f"k (number of classes) must be an integer >= 2; got {k!r}")
     return arr
@@ -250,6 +261,18 @@ def crossover(
     term decays like :math:`n^{-1/2}`, the Rademacher term like :math:`n^{-1/(D+1)}`); the root
     is found by bisection in :math:`\log n`. Returns ``nan`` if there is no sign change.
     """
+    L = check_real(L, "L", low=0.0)
+    delta = _delta(delta)
+    k = check_positive_int(k, "k", minimum=2)
+    D = check_real(D, "D", low=0.0, low_inclusive=False)
+    c_D = check_real(c_D, "c_D", low=0.0, low_inclusive=False)
+    fat_factor = check_real(fat_factor, "fat_factor", low=0.0, low_inclusive=False)
+    try:
+        n_lo, n_hi = (float(v) for v in n_range)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"n_range must be a pair (low, high); got {n_range!r:.60}") from exc
+    if not (0.0 < n_lo < n_hi < np.inf):
+        raise ValueError(f"n_range must satisfy 0 < low < high < inf; got {n_range!r}")
     lo, hi = np.log(n_range[0]), np.log(n_range[1])
 
     def gap(logn: float) -> float:

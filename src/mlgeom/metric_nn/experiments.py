@@ -22,10 +22,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mlgeom._validation import (
+    check_in,
+    check_indices,
+    check_int_vector,
+    check_matrix,
+    check_positive_int,
+    check_real,
+    check_vector_in,
+)
 from mlgeom.book.plotting import COLORS, PAPER_STYLE
 from mlgeom.metric_nn import bounds as mb
 from mlgeom.metric_nn.index import MetricBallTree
-from mlgeom.metric_nn.spaces import pairwise_distances
+from mlgeom.metric_nn.spaces import METRICS, check_metric_input, pairwise_distances
 from mlgeom.metric_nn.srm import SRMNearestNeighbors
 from mlgeom.metric_nn.tasks import SoftmaxProblem, Task
 from mlgeom.metric_nn.vertex_cover import (
@@ -63,6 +72,17 @@ __all__ = [
 # Figure 3 and the k-dependence of the bounds
 
 
+def _check_bound_params(**params: Any) -> None:
+    """Validate the scalar parameters of the bounds (D, k, delta, c_D, fat_factor) by name."""
+    for name, value in params.items():
+        if name == "k":
+            check_positive_int(value, "k", minimum=2)
+        elif name == "delta":
+            check_real(value, "delta", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+        else:
+            check_real(value, name, low=0.0, low_inclusive=False)
+
+
 def figure3_table(
     L_values: Sequence[float] = (1, 2, 4, 8),
     m_grid: np.ndarray | None = None,
@@ -74,7 +94,13 @@ def figure3_table(
     fat_factor: float = 2.0,
 ) -> pd.DataFrame:
     """Figure 3's curves: Δ_Rad, Δ_fat and their minimum against m for each L (long format)."""
-    m = np.logspace(6, 15, 181) if m_grid is None else np.asarray(m_grid, dtype=float)
+    check_vector_in(L_values, "L_values", low=0.0)
+    _check_bound_params(D=D, k=k, delta=delta, c_D=c_D, fat_factor=fat_factor)
+    m = (
+        np.logspace(6, 15, 181)
+        if m_grid is None
+        else check_vector_in(m_grid, "m_grid", low=0.0, low_inclusive=False)
+    )
     rows = []
     for L in L_values:
         rad = mb.delta_rad(m, L, delta, k, D, c_D)
@@ -94,6 +120,8 @@ def figure3_crossovers(
     c_D: float = mb.C_D_DEFAULT,
 ) -> pd.DataFrame:
     """Sample size where Δ_fat takes over from Δ_Rad, per L, as printed and without the factor 2."""
+    check_vector_in(L_values, "L_values", low=0.0)
+    _check_bound_params(D=D, k=k, delta=delta, c_D=c_D)
     rows = []
     for L in L_values:
         rows.append(
@@ -136,6 +164,10 @@ def k_dependence_table(
     Columns: Δ_Rad, Δ_fat, Δ and the square of the fat term's entropy part (exactly affine in
     :math:`\log k`), each divided by its value at ``ks[0]``, beside :math:`\sqrt{k/k_0}`.
     """
+    check_int_vector(ks, "ks", minimum=2)
+    n = check_real(n, "n", low=0.0, low_inclusive=False)
+    L = check_real(L, "L", low=0.0)
+    _check_bound_params(D=D, delta=delta, c_D=c_D)
     k = np.asarray(ks, dtype=float)
     rad = mb.delta_rad(n, L, delta, k, D, c_D)
     fat = mb.delta_fat(n, L, delta, k, D)
@@ -176,7 +208,19 @@ def knn_cv(
 
     Returns the chosen k and the test predictions (majority vote, ties to the smallest label).
     """
-    n = len(y_train)
+    D_train = check_matrix(D_train, "D_train")
+    n = D_train.shape[0]
+    if D_train.shape != (n, n):
+        raise ValueError(f"D_train must be square (n, n); got shape {D_train.shape}")
+    n_classes = check_positive_int(n_classes, "n_classes")
+    y_train = check_indices(y_train, "y_train", n=n_classes, ndim=1)
+    if len(y_train) != n:
+        raise ValueError(
+            f"y_train must have one label per row of D_train ({n}); got {len(y_train)}"
+        )
+    D_test = check_matrix(D_test, "D_test", n_cols=n)
+    ks = check_int_vector(ks, "ks", minimum=1)
+    n_folds = check_positive_int(n_folds, "n_folds", minimum=2)
     folds = as_generator(seed).permutation(n) % n_folds
     errs = []
     for k in ks:
@@ -283,7 +327,7 @@ def random_subset_1nn(D_test: np.ndarray, y_train: np.ndarray, size: int, seed: 
     numpy.ndarray, shape (m,)
         Predicted labels.
     """
-    D_test = np.asarray(D_test, dtype=float)
+    D_test = check_matrix(D_test, "D_test")
     n = len(y_train)
     if D_test.ndim != 2 or D_test.shape[1] != n:
         raise ValueError(f"D_test must have shape (m, {n}); got {D_test.shape}")
@@ -336,6 +380,10 @@ def srm_vs_1nn_splits(
         One row per split (index ``seed``): test errors of SRM-NN, 1-NN, the random-subset
         baseline (:func:`random_subset_1nn`, same size as :math:`S_1`) and CV-tuned k-NN.
     """
+    if not callable(make_task):
+        raise ValueError(f"make_task must be a callable rng -> Task; got {make_task!r:.60}")
+    seeds = check_positive_int(seeds, "seeds")
+    _check_bound_params(delta=delta)
     tasks = [(make_task, r, delta) for r in spawn(seed, int(seeds))]
     rows = pmap(_split_errors, tasks, desc="SRM-NN vs 1-NN: random splits")
     return pd.DataFrame(rows).rename_axis("seed")
@@ -417,6 +465,11 @@ def exact_q_instances(
     :math:`\hat Q` the true minimum over all :math:`L > 0`, the limit :math:`L \to 0`
     included (the unit tests check it against enumeration of all :math:`2^n` subsets).
     """
+    count = check_positive_int(count, "count")
+    k = check_positive_int(k, "k", minimum=2)
+    n = check_positive_int(n, "n", minimum=k)
+    ddim = check_real(ddim, "ddim", low=0.0, low_inclusive=False)
+    _check_bound_params(delta=delta)
     rows = []
     for i, rng in enumerate(spawn(seed, int(count))):
         X = rng.random((n, 2))
@@ -499,6 +552,9 @@ def cover_crosscheck(
     cover, its size against networkx's 2-approximation (``min_weighted_vertex_cover``), the exact
     minimum (MILP) and, for the bipartite case, König's theorem (``hopcroft_karp_matching``).
     """
+    check_int_vector(sizes, "sizes", minimum=1)
+    n_classes = check_positive_int(n_classes, "n_classes", minimum=2)
+    p_edge = check_real(p_edge, "p_edge", low=0.0, high=1.0)
     tasks = [
         (n, rng, n_classes, p_edge) for n, rng in zip(sizes, spawn(seed, len(sizes)), strict=True)
     ]
@@ -558,6 +614,9 @@ def theorem1_sweep(
     With ``return_risks`` also return ``{n: risks}``, the risk of each of the ``reps``
     independent training sets (for intervals over samples).
     """
+    check_int_vector(ns, "ns", minimum=1)
+    reps = check_positive_int(reps, "reps")
+    grid = check_positive_int(grid, "grid")
     bayes = problem.bayes_risk(grid)
     G = problem.grid(grid)
     eta_G = problem.eta(G)
@@ -614,6 +673,13 @@ def k_sweep_seeds(
     For each k one :class:`SoftmaxProblem` (η is β/2-Lipschitz for every k) and ``reps``
     independent training samples of size ``n``. Returns one row per (k, sample).
     """
+    check_int_vector(ks, "ks", minimum=2)
+    n = check_positive_int(n, "n", minimum=2)
+    beta = check_real(beta, "beta", low=0.0, low_inclusive=False)
+    D = check_positive_int(D, "D")
+    reps = check_positive_int(reps, "reps")
+    grid = check_positive_int(grid, "grid")
+    _check_bound_params(delta=delta)
     problems, tasks = [], []
     for k, rng in zip(ks, spawn(seed, len(ks)), strict=True):
         r_prob, *r_reps = spawn(rng, reps + 1)
@@ -695,6 +761,7 @@ def _srm_and_nn_risk(task: tuple) -> tuple[float, float, float]:
 
 def timing_sweep(ns: Sequence[int], *, k: int, D: int, beta: float, seed: Seed) -> pd.DataFrame:
     """Wall time of SRM training (Euclidean, ``ddim=D``) and of brute-force prediction against n."""
+    check_int_vector(ns, "ns", minimum=2)
     prob = SoftmaxProblem.random(k, D, beta, seed)
     rows = []
     for n, rng in zip(ns, spawn(seed, len(ns)), strict=True):
@@ -725,6 +792,11 @@ def index_check(
     distance 0 count as ratio 1 when the tree also returns distance 0); times are the best of
     ``repeats`` runs.
     """
+    check_in(metric, "metric", METRICS)
+    X_ref = check_metric_input(X_ref, metric, "X_ref")
+    X_query = check_metric_input(X_query, metric, "X_query")
+    check_vector_in(etas, "etas", low=0.0)
+    repeats = check_positive_int(repeats, "repeats")
     t0 = time.perf_counter()
     tree = MetricBallTree(X_ref, metric)
     build = time.perf_counter() - t0

@@ -101,7 +101,14 @@ def encode_strings(strings: Sequence[str], alphabet: str | None = None) -> np.nd
 
 def decode_strings(codes: np.ndarray, alphabet: str) -> list[str]:
     """Invert :func:`encode_strings` given the alphabet used to encode."""
-    codes = np.asarray(codes)
+    if not isinstance(alphabet, str):
+        raise ValueError(f"alphabet must be a str of symbols; got {alphabet!r:.60}")
+    codes = _check_codes(codes, "codes")
+    if codes.size and codes.max() >= len(alphabet):
+        raise ValueError(
+            f"codes has code {codes.max()}, beyond the alphabet {alphabet!r} "
+            f"(codes 0..{len(alphabet) - 1})"
+        )
     return ["".join(alphabet[c] for c in row if c != PAD) for row in codes]
 
 
@@ -111,6 +118,8 @@ def _lengths(codes: np.ndarray) -> np.ndarray:
 
 def _check_codes(codes: Any, name: str) -> np.ndarray:
     arr = np.asarray(codes)
+    if arr.ndim == 2 and arr.size == 0 and arr.dtype.kind in "fb":
+        arr = arr.astype(np.int64)  # an empty float array holds no non-integer code
     if arr.ndim != 2 or not np.issubdtype(arr.dtype, np.integer):
         raise ValueError(
             f"{name} must be a 2-D integer array of encoded strings (see encode_strings); "
@@ -205,6 +214,8 @@ def edit_distance_matrix(A: Any, B: Any | None = None) -> np.ndarray:
 
 def check_metric_input(X: Any, metric: MetricLike, name: str = "X") -> np.ndarray:
     """Validate the points ``X`` for ``metric`` (finite floats, or encoded strings for edit)."""
+    if not callable(metric):
+        check_in(metric, "metric", METRICS)
     if metric == "edit":
         return _check_codes(X, name)
     if callable(metric):
@@ -281,6 +292,8 @@ def check_distance_matrix(
         The validated matrix.
     """
     D = check_matrix(D, name)
+    max_triangle_points = check_positive_int(max_triangle_points, "max_triangle_points", minimum=0)
+    atol = check_real(atol, "atol", low=0.0)
     n = D.shape[0]
     if D.shape != (n, n):
         raise ValueError(f"{name} must be square; got shape {D.shape}")

@@ -60,7 +60,7 @@ from mlgeom.metric_nn.spaces import (
     doubling_dimension,
     pairwise_distances,
 )
-from mlgeom.metric_nn.vertex_cover import ConflictPairs, prune_cover
+from mlgeom.metric_nn.vertex_cover import ConflictPairs, _check_L_values, prune_cover
 
 __all__ = ["QCurve", "SRMNearestNeighbors", "binary_search_crossing", "margin_function"]
 
@@ -101,8 +101,7 @@ def binary_search_crossing(
     probes : list of int
         The indices evaluated, in order.
     """
-    if n_candidates < 1:
-        raise ValueError(f"n_candidates must be >= 1; got {n_candidates}")
+    n_candidates = check_positive_int(n_candidates, "n_candidates")
     probes: list[int] = []
     cache: dict[int, tuple[float, float]] = {}
 
@@ -311,6 +310,8 @@ class SRMNearestNeighbors(ClassifierMixin, BaseEstimator):
         self.fat_factor = fat_factor
         self.prune_cover = prune_cover
         self.classes = classes
+        # refuse a bad parameter at once (fit checks again, after set_params)
+        self._check_params()
 
     # -- parameter validation, in one declared place -------------------------------------------
     def _check_params(self) -> None:
@@ -438,7 +439,7 @@ class SRMNearestNeighbors(ClassifierMixin, BaseEstimator):
         if L is None:
             L, t = self.pairs_.candidate_ranks(limit=True)
         else:
-            L = np.sort(np.asarray(L, dtype=float))
+            L = np.sort(_check_L_values(L))
             t = self.pairs_.prefix_length(L)
         m = self.pairs_.m_tilde_at(t)
         d = self._complexity(L)
@@ -455,13 +456,14 @@ class SRMNearestNeighbors(ClassifierMixin, BaseEstimator):
             if np.any(Dx < 0):
                 raise ValueError("X (precomputed distances) must be non-negative")
             return Dx[:, self.support_]
+        X = check_metric_input(X, self.metric, "X")
         return pairwise_distances(X, self.X_support_, metric=self.metric)
 
     def kneighbors_support(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
         """Nearest neighbour in :math:`S_1` of each row of ``X``: (distance, position in S_1)."""
         self._check_fitted()
         if self.index_ is not None:
-            res = self.index_.query(X, eta=self.eta)
+            res = self.index_.query(check_metric_input(X, self.metric, "X"), eta=self.eta)
             return res.distances, res.indices
         Dx = self._support_distances(X)
         j = np.argmin(Dx, axis=1)

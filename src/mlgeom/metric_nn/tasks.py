@@ -20,12 +20,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from sklearn.datasets import load_digits
 
-from mlgeom._validation import check_positive_int, check_real
-from mlgeom.metric_nn.spaces import encode_strings
+from mlgeom._validation import (
+    check_in,
+    check_indices,
+    check_matrix,
+    check_positive_int,
+    check_real,
+)
+from mlgeom.metric_nn.spaces import METRICS, encode_strings
 from mlgeom.random import Seed, as_generator
 
 __all__ = [
@@ -58,8 +65,8 @@ def flip_labels(y: np.ndarray, rate: float, n_classes: int, seed: Seed) -> np.nd
     """Replace each label, with probability ``rate``, by a uniformly drawn *different* label."""
     rate = check_real(rate, "rate", low=0.0, high=1.0)
     n_classes = check_positive_int(n_classes, "n_classes", minimum=2)
+    y = check_indices(y, "y", n=n_classes, ndim=1).copy()
     rng = as_generator(seed)
-    y = np.asarray(y).copy()
     flip = rng.random(len(y)) < rate
     shift = rng.integers(1, n_classes, size=len(y))
     y[flip] = (y[flip] + shift[flip]) % n_classes
@@ -84,15 +91,19 @@ def digits_task(
     n_test : int, optional
         Test points (default: all remaining).
     """
-    X, y = load_digits(return_X_y=True)
     n_train = check_positive_int(n_train, "n_train", minimum=2)
+    noise = check_real(noise, "noise", low=0.0, high=1.0)
+    check_in(metric, "metric", METRICS)
+    if n_test is not None:
+        n_test = check_positive_int(n_test, "n_test")
+    X, y = load_digits(return_X_y=True)
     if n_train >= len(y):
         raise ValueError(f"n_train must be < {len(y)}; got {n_train}")
     rng = as_generator(seed)
     perm = rng.permutation(len(y))
     tr, te = perm[:n_train], perm[n_train:]
     if n_test is not None:
-        te = te[: check_positive_int(n_test, "n_test")]
+        te = te[:n_test]
     y_noisy = flip_labels(y[tr], noise, 10, rng)
     return Task(X[tr], y_noisy, X[te], y[te], y[tr], metric, f"digits ({metric})")
 
@@ -135,6 +146,7 @@ def string_task(
     k = check_positive_int(k, "k", minimum=2)
     length = check_positive_int(length, "length")
     mutation = check_real(mutation, "mutation", low=0.0, high=1.0)
+    noise = check_real(noise, "noise", low=0.0, high=1.0)
     rng = as_generator(seed)
     protos = rng.integers(len(ALPHABET), size=(k, length))
     n = n_train + n_test
@@ -168,6 +180,15 @@ class SoftmaxProblem:
     centers: np.ndarray
     beta: float
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "centers", check_matrix(self.centers, "centers"))
+        object.__setattr__(
+            self, "beta", check_real(self.beta, "beta", low=0.0, low_inclusive=False)
+        )
+
+    def _check_X(self, X: Any) -> np.ndarray:
+        return check_matrix(X, "X", n_cols=self.D)
+
     @classmethod
     def random(cls, k: int, D: int, beta: float, seed: Seed) -> SoftmaxProblem:
         """Draw ``k`` centres uniformly in :math:`[0, 1]^D`."""
@@ -193,6 +214,7 @@ class SoftmaxProblem:
 
     def eta(self, X: np.ndarray) -> np.ndarray:
         """Conditional class probabilities, shape ``(len(X), k)``."""
+        X = self._check_X(X)
         d = np.abs(X[:, None, :] - self.centers[None, :, :]).max(axis=2)
         z = -self.beta * d
         z -= z.max(axis=1, keepdims=True)
@@ -223,6 +245,7 @@ class SoftmaxProblem:
 
     def bayes_predict(self, X: np.ndarray) -> np.ndarray:
         """Predict with the Bayes classifier, the nearest centre (ties: smallest index)."""
+        X = self._check_X(X)
         d = np.abs(X[:, None, :] - self.centers[None, :, :]).max(axis=2)
         return np.argmin(d, axis=1)
 

@@ -59,6 +59,43 @@ def _check_D_y(D: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return D, y
 
 
+def _check_L_values(L: Any, name: str = "L") -> np.ndarray:
+    """Return Lipschitz constants (a number or an array) as floats, finite and >= 0, or raise."""
+    raw = np.asarray(L)
+    if raw.dtype.kind not in "biufO":
+        raise ValueError(f"{name} must be a number or an array of numbers >= 0; got {L!r:.60}")
+    try:
+        arr = np.asarray(raw, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"{name} must be a number or an array of numbers >= 0; got {L!r:.60}"
+        ) from exc
+    bad = ~(np.isfinite(arr) & (arr >= 0))
+    if np.any(bad):
+        raise ValueError(f"{name} must be >= 0; got {arr[bad].ravel()[0]} (finite values only)")
+    return arr
+
+
+def _check_edges_cover(edges: Any, cover: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a boolean (or 0/1) vertex mask and the integer edges it should cover."""
+    c = np.asarray(cover)
+    if c.ndim != 1:
+        raise ValueError(f"cover must be a 1-D boolean mask; got shape {c.shape}")
+    if c.dtype != bool:
+        if c.dtype.kind not in "iuf":
+            raise ValueError(f"cover must be a boolean mask; got dtype {c.dtype}")
+        bad = (c != 0) & (c != 1)
+        if np.any(bad):
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"cover must hold booleans (0/1); got {c[i]} at index {i}")
+        c = c.astype(bool)
+    E = np.asarray(edges)
+    if E.size == 0:
+        return np.zeros((0, 2), dtype=np.int64), c
+    E = check_indices(E.reshape(-1, 2), "edges (vertices of cover)", n=len(c))
+    return E, c
+
+
 def conflict_edges(D: Any, y: Any, L: float) -> np.ndarray:
     r"""Edges of the conflict graph :math:`G_L`, sorted by distance (ties by index).
 
@@ -136,8 +173,8 @@ def prune_cover(edges: Any, cover: Any) -> np.ndarray:
     numpy.ndarray of bool
         The pruned cover (a new array).
     """
-    E = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    c = np.asarray(cover, dtype=bool).copy()
+    E, c = _check_edges_cover(edges, cover)
+    c = c.copy()
     if not is_vertex_cover(E, c):
         raise ValueError("cover must be a vertex cover of the edges")
     n = len(c)
@@ -153,8 +190,7 @@ def prune_cover(edges: Any, cover: Any) -> np.ndarray:
 
 def is_vertex_cover(edges: Any, cover: Any) -> bool:
     """Whether the boolean mask ``cover`` meets every edge."""
-    E = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    c = np.asarray(cover, dtype=bool)
+    E, c = _check_edges_cover(edges, cover)
     return bool(np.all(c[E[:, 0]] | c[E[:, 1]]))
 
 
@@ -243,9 +279,7 @@ class ConflictPairs:
 
         ``L = 0`` stands for the limit :math:`L \to 0`, where every bichromatic pair is an edge.
         """
-        L = np.asarray(L, dtype=np.float64)
-        if np.any(~(L >= 0)):
-            raise ValueError(f"L must be >= 0; got {L[~(L >= 0)].ravel()[0]}")
+        L = _check_L_values(L)
         with np.errstate(divide="ignore"):
             thresholds = 2.0 / L
         return np.searchsorted(self.d, thresholds, side="left")
@@ -260,7 +294,7 @@ class ConflictPairs:
 
     def cover(self, L: float) -> np.ndarray:
         """Boolean mask of the matching cover of :math:`G_L` (the set :math:`S_0`)."""
-        return self.cover_at(int(self.prefix_length(L)))
+        return self.cover_at(int(self.prefix_length(check_real(L, "L", low=0.0))))
 
     def cover_at(self, t: int) -> np.ndarray:
         """Boolean mask of the matching cover of the graph made of the first ``t`` pairs."""
@@ -268,7 +302,7 @@ class ConflictPairs:
 
     def edges(self, L: float) -> np.ndarray:
         """Edges of :math:`G_L` as an ``(n_edges, 2)`` array, in the matching order."""
-        return self.edges_at(int(self.prefix_length(L)))
+        return self.edges_at(int(self.prefix_length(check_real(L, "L", low=0.0))))
 
     def edges_at(self, t: int) -> np.ndarray:
         """Return the first ``t`` pairs as a ``(t, 2)`` edge array (the graph at a rank)."""

@@ -1,0 +1,651 @@
+"""Declared domains of :mod:`mlgeom.hierarchical` (issue 16).
+
+Merged by ``tests/test_api_domains.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from tests.api_domains import (
+    FLAG,
+    NAME,
+    SEED,
+    Array,
+    Choice,
+    Int,
+    Real,
+    Skip,
+    Spec,
+    fn,
+    method,
+    record,
+)
+
+
+def _method(factory: Any, attr: str, valid: dict, **domains: Any) -> Spec:
+    """Like ``method`` but allows a parameter called ``name``."""
+    return Spec(lambda: getattr(factory(), attr), lambda: dict(valid), domains)
+
+
+TAX = Skip("a Taxonomy (anything else is refused with TypeError: regression tests)")
+MODEL = Skip("a HierarchicalLabelModel")
+CORPUS = Skip("a HierarchicalCorpus")
+RESULT = Skip("a ProtocolResult")
+PATH = Skip("a path (a missing or malformed file raises naming it)")
+#: 0/1 multilabels: NaN, ±inf and strings are refused by check_multilabels (naming the value);
+#: an empty batch (zero rows) is a valid batch.
+MULTI = Array(empty=True)
+
+
+def _tax() -> Any:
+    from mlgeom.hierarchical import Taxonomy
+
+    # two trees: 0 -> {1, 2}, 3
+    return Taxonomy([-1, 0, 0, -1], ["a", "b", "c", "d"])
+
+
+#: three multilabels respecting _tax()
+V3 = np.array([[1, 1, 0, 0], [1, 0, 1, 1], [0, 0, 0, 1]], dtype=float)
+Y3 = np.array([[1, 0, 0, 0], [1, 0, 1, 0], [1, 1, 0, 1]], dtype=float)
+#: three unit-norm instances in R^2
+X3 = np.array([[0.6, 0.8], [1.0, 0.0], [0.0, 1.0]])
+
+
+def _model() -> Any:
+    from mlgeom.hierarchical import HierarchicalLabelModel
+
+    U = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8], [0.8, -0.6]])
+    return HierarchicalLabelModel(_tax(), U)
+
+
+def _corpus() -> Any:
+    from mlgeom.hierarchical import HierarchicalCorpus
+
+    return HierarchicalCorpus(
+        sp.csr_matrix(X3), sp.csr_matrix(V3), _tax(), "tiny", np.array([3, 1, 2]), "test"
+    )
+
+
+def declare(reg: dict) -> None:
+    import mlgeom.hierarchical as H
+
+    pre = "mlgeom.hierarchical."
+
+    # ------------------------------------------------------------------ learners
+    for cls in ("HRLS", "HPerceptron", "Perceptron"):
+        reg[pre + cls] = fn(
+            getattr(H, cls),
+            lambda: {"taxonomy": _tax(), "n_features": 2},
+            taxonomy=TAX,
+            n_features=Int(1, optional=True),
+        )
+    for cls in ("SHRLS", "SRLS"):
+        reg[pre + cls] = fn(
+            getattr(H, cls),
+            lambda: {"taxonomy": _tax(), "margin_time": "global", "n_features": 2},
+            taxonomy=TAX,
+            margin_time=Choice(("global", "local")),
+            n_features=Int(1, optional=True),
+        )
+    reg[pre + "make_learner"] = fn(
+        H.make_learner,
+        lambda: {"name": "H-PERC", "taxonomy": _tax()},
+        name=Choice(tuple(H.LEARNERS)),
+        taxonomy=TAX,
+    )
+    for cls in ("HierarchicalSVM", "FlatSVM"):
+        reg[pre + cls] = fn(
+            getattr(H, cls),
+            lambda: {"taxonomy": _tax(), "C": 1.0},
+            taxonomy=TAX,
+            C=Real(0.0, low_open=True),
+            loss=Choice(("hinge", "squared_hinge")),
+            solver=Choice(("liblinear",)),
+            intercept_scaling=Real(0.0, low_open=True),
+            tol=Real(0.0, low_open=True),
+            max_iter=Int(1),
+            random_state=SEED,
+        )
+
+    # ------------------------------------------------------------------ losses
+    pair = {"Yhat": MULTI, "V": MULTI, "taxonomy": TAX}
+    for f in ("ancestors_agree", "h_loss_nodes", "h_loss_mistakes", "per_depth_mistakes"):
+        reg[pre + f] = fn(getattr(H, f), lambda: {"Yhat": Y3, "V": V3, "taxonomy": _tax()}, **pair)
+    reg[pre + "h_loss"] = fn(
+        H.h_loss,
+        lambda: {"Yhat": Y3, "V": V3, "taxonomy": _tax(), "costs": [1.0, 0.5, 0.5, 1.0]},
+        costs=Array(ndim_probe=True),
+        **pair,
+    )
+    reg[pre + "HMistakes"] = record(H.HMistakes)
+    reg[pre + "sibling_costs"] = fn(
+        H.sibling_costs,
+        lambda: {"taxonomy": _tax(), "recursive": True},
+        taxonomy=TAX,
+        recursive=FLAG,
+    )
+
+    # ------------------------------------------------------------------ taxonomy
+    reg[pre + "Taxonomy"] = fn(
+        H.Taxonomy,
+        {"parents": [-1, 0, 0], "names": ["a", "b", "c"]},
+        parents=Skip("parent indices (TaxonomyError on a bad index or a cycle: regression tests)"),
+        names=Skip("distinct str labels"),
+    )
+    reg[pre + "TaxonomyError"] = record(H.TaxonomyError)
+    for m in ("ancestors", "children", "subtree"):
+        reg[pre + f"Taxonomy.{m}"] = method(_tax, m, {"i": 1}, i=Int(0, maximum=3))
+    reg[pre + "Taxonomy.index"] = _method(
+        _tax, "index", {"name": "b"}, name=Skip("a label name (KeyError naming an unknown one)")
+    )
+    reg[pre + "Taxonomy.as_multilabels"] = _method(
+        _tax, "as_multilabels", {"Y": V3, "name": "Y"}, Y=MULTI, name=NAME
+    )
+    for m in ("truncate", "respects", "close_upward"):
+        reg[pre + f"Taxonomy.{m}"] = method(_tax, m, {"Y": Y3}, Y=MULTI)
+    reg[pre + "Taxonomy.encode"] = method(
+        _tax,
+        "encode",
+        {"label_sets": [["a", "b"], ["d"]], "close": True},
+        label_sets=Skip("lists of label names (KeyError naming an unknown one)"),
+        close=FLAG,
+    )
+    reg[pre + "Taxonomy.restrict"] = method(
+        _tax, "restrict", {"keep": [0, 1]}, keep=Array(ndim_probe=False)
+    )
+    reg[pre + "Taxonomy.from_edges"] = fn(
+        H.Taxonomy.from_edges,
+        {"edges": [("a", "b"), ("a", "c")], "virtual_root": None, "nodes": None, "roots": None},
+        edges=Skip("(parent, child) name pairs (TaxonomyError naming a bad edge)"),
+        virtual_root=NAME,
+        nodes=Skip("label names"),
+        roots=Skip("label names"),
+    )
+    reg[pre + "Taxonomy.from_parent_map"] = fn(
+        H.Taxonomy.from_parent_map,
+        {"mapping": {"a": None, "b": "a"}},
+        mapping=Skip("a mapping of name to parent name or None"),
+    )
+
+    # ------------------------------------------------------------------ label model
+    reg[pre + "HierarchicalLabelModel"] = fn(
+        H.HierarchicalLabelModel,
+        lambda: {"taxonomy": _tax(), "U": _model().U.copy()},
+        taxonomy=TAX,
+        U=Array(),
+    )
+    for m in ("marginals", "margins", "probabilities", "reference_predict"):
+        reg[pre + f"HierarchicalLabelModel.{m}"] = method(_model, m, {"X": X3}, X=Array(empty=True))
+    reg[pre + "HierarchicalLabelModel.sample"] = method(
+        _model, "sample", {"X": X3, "seed": 0}, X=Array(empty=True), seed=SEED
+    )
+    reg[pre + "HierarchicalLabelModel.expected_h_loss"] = method(
+        _model,
+        "expected_h_loss",
+        {"X": X3, "Yhat": Y3, "costs": [1.0, 2.0, 1.0, 1.0], "per_node": False},
+        X=Array(),
+        Yhat=MULTI,
+        costs=Array(ndim_probe=True),
+        per_node=FLAG,
+    )
+    reg[pre + "subtree_costs"] = fn(
+        H.subtree_costs,
+        lambda: {"taxonomy": _tax(), "costs": [1.0, 0.5, 0.5, 1.0]},
+        taxonomy=TAX,
+        costs=Array(ndim_probe=True),
+    )
+    reg[pre + "expected_parent_positives"] = fn(
+        H.expected_parent_positives,
+        lambda: {"model": _model(), "X": X3},
+        model=MODEL,
+        X=Array(empty=True),
+    )
+    reg[pre + "log_det_term"] = fn(H.log_det_term, {"S": X3}, S=Array(empty=True))
+    reg[pre + "eq7_log_term"] = fn(
+        H.eq7_log_term,
+        {"expected_Q": [1.0, 2.0], "d": 2},
+        expected_Q=Array(empty=True, ndim_probe=False),
+        d=Int(1),
+    )
+    reg[pre + "theorem2_bound"] = fn(
+        H.theorem2_bound,
+        lambda: {"model": _model(), "X": X3, "V": V3, "costs": None, "kind": "theorem2"},
+        model=MODEL,
+        X=Array(),
+        V=Array(),
+        costs=Skip("node costs or None (checked as in h_loss)"),
+        kind=Choice(("theorem2", "eq7")),
+    )
+    reg[pre + "Theorem2Bound"] = record(H.Theorem2Bound)
+
+    # ------------------------------------------------------------------ corpus
+    reg[pre + "HierarchicalCorpus"] = fn(
+        H.HierarchicalCorpus,
+        lambda: {
+            "X": sp.csr_matrix(X3),
+            "V": sp.csr_matrix(V3),
+            "taxonomy": _tax(),
+            "name": "tiny",
+            "doc_ids": np.array([3, 1, 2]),
+            "provenance": "",
+        },
+        X=Skip("a sparse matrix with unit-norm rows (regression tests)"),
+        V=Skip("sparse 0/1 multilabels respecting the taxonomy (regression tests)"),
+        taxonomy=TAX,
+        name=NAME,
+        doc_ids=Skip("integer document ids"),
+        provenance=NAME,
+    )
+    reg[pre + "HierarchicalCorpus.subset"] = _method(
+        _corpus,
+        "subset",
+        {"index": np.array([0, 2]), "name": None},
+        index=Skip("integer indices or a boolean mask"),
+        name=NAME,
+    )
+    reg[pre + "CorpusFormatError"] = record(H.CorpusFormatError)
+    reg[pre + "paths_per_document"] = fn(
+        H.paths_per_document, lambda: {"V": V3, "taxonomy": _tax()}, V=MULTI, taxonomy=TAX
+    )
+    reg[pre + "label_statistics"] = fn(
+        H.label_statistics,
+        lambda: {"V": V3, "taxonomy": _tax(), "X": None},
+        V=MULTI,
+        taxonomy=TAX,
+        X=Skip("instances or None"),
+    )
+    reg[pre + "chronological_splits"] = fn(
+        H.chronological_splits,
+        lambda: {"corpus": _corpus(), "n_groups": 3},
+        corpus=CORPUS,
+        n_groups=Int(2),
+    )
+    reg[pre + "random_splits"] = fn(
+        H.random_splits,
+        lambda: {"corpus": _corpus(), "n_splits": 2, "n_train": 2, "seed": 0, "n_test": 1},
+        corpus=CORPUS,
+        n_splits=Int(1),
+        n_train=Int(1),
+        seed=SEED,
+        n_test=Int(1, optional=True),
+    )
+
+    # ------------------------------------------------------------------ text vectors
+    reg[pre + "normalize_rows"] = fn(
+        H.normalize_rows, {"X": sp.csr_matrix(X3 * 2.0)}, X=Skip("a sparse matrix")
+    )
+    reg[pre + "TfIdf"] = record(H.TfIdf)
+    reg[pre + "hash_features"] = fn(
+        H.hash_features,
+        {"X": sp.csr_matrix(X3), "vocabulary": ("a", "b"), "n_features": 4, "salt": 0},
+        X=Skip("a sparse matrix"),
+        vocabulary=Skip("one str per column"),
+        n_features=Int(1),
+        salt=Int(0, maximum=2**32 - 1),
+    )
+
+    _declare_models(reg, H, pre)
+    _declare_protocol(reg, H, pre)
+    _declare_loaders(reg, H, pre)
+
+
+def _declare_models(reg: dict, H: Any, pre: str) -> None:
+    """Synthetic data and the Section 5 experiments."""
+    for f in ("figure2_example", "rcv1_like_forest"):
+        reg[pre + f] = fn(getattr(H, f), {})
+    for f in ("paper_table1", "paper_table2"):
+        reg[pre + f] = fn(getattr(H, f), {"dataset": "RCV1"}, dataset=Choice(("RCV1", "OHSUMED")))
+    reg[pre + "hloss_definition_checks"] = fn(
+        H.hloss_definition_checks, {"n_cases": 3, "seed": 0}, n_cases=Int(1), seed=SEED
+    )
+    reg[pre + "orthonormal_model"] = fn(
+        H.orthonormal_model, lambda: {"taxonomy": _tax(), "d": 5, "seed": 0},
+        taxonomy=TAX, d=Int(4), seed=SEED,
+    )  # fmt: skip
+    reg[pre + "random_model"] = fn(
+        H.random_model, lambda: {"taxonomy": _tax(), "d": 2, "seed": 0},
+        taxonomy=TAX, d=Int(1), seed=SEED,
+    )  # fmt: skip
+    reg[pre + "margin_floor_instances"] = fn(
+        H.margin_floor_instances,
+        lambda: {"model": H.orthonormal_model(_tax(), 5, seed=0), "T": 3, "gamma": 0.1, "seed": 0},
+        model=Skip("a HierarchicalLabelModel with orthonormal u_i (ValueError otherwise)"),
+        T=Int(1),
+        gamma=Real(0.0, 0.5, low_open=True),
+        seed=SEED,
+    )
+    reg[pre + "sphere_instances"] = fn(
+        H.sphere_instances,
+        lambda: {"model": _model(), "T": 3, "gamma": 0.01, "seed": 0, "max_draws": 10**5},
+        model=MODEL,
+        T=Int(1),
+        gamma=Real(0.0, 1.0, high_open=True),
+        seed=SEED,
+        max_draws=Int(1),
+    )
+    reg[pre + "hrls_primal"] = fn(
+        H.hrls_primal, lambda: {"taxonomy": _tax(), "X": X3, "V": V3},
+        taxonomy=TAX, X=Array(), V=Array(),
+    )  # fmt: skip
+    reg[pre + "theorem2_experiment"] = fn(
+        H.theorem2_experiment,
+        lambda: {"model": _model(), "X": X3, "reps": 1, "seed": 0, "checkpoints": [1, 3]},
+        model=MODEL,
+        X=Array(),
+        reps=Int(1),
+        seed=SEED,
+        checkpoints=Skip("horizons in 1 … T (ValueError naming them)"),
+    )
+    reg[pre + "uniform_guess_regret"] = fn(
+        H.uniform_guess_regret,
+        lambda: {"model": _model(), "X": X3, "reps": 1, "seed": 0, "checkpoints": [1, 3]},
+        model=MODEL,
+        X=Array(),
+        reps=Int(1),
+        seed=SEED,
+        checkpoints=Skip("horizons in 1 … T (ValueError naming them)"),
+    )
+    reg[pre + "synthetic_rcv1_like"] = fn(
+        H.synthetic_rcv1_like,
+        lambda: {
+            "n_docs": 4,
+            "seed": 0,
+            "n_features": 30,
+            "nnz": 5.0,
+            "latent_weight": 0.9,
+            "bias": 3.0,
+            "depth_weights": (1.0, 0.3),
+            "topic_share": 0.5,
+            "topic_size": 5,
+            "zipf_exponent": 1.1,
+            "taxonomy": _tax(),
+            "label_sets": V3,
+            "targets": [0.6, 0.5, 0.5, 0.4],
+            "return_design": False,
+        },
+        n_docs=Int(1),
+        seed=SEED,
+        n_features=Int(6),
+        nnz=Real(1.0),
+        latent_weight=Real(0.0, 1.0, low_open=True, high_open=True),
+        bias=Real(0.0),
+        depth_weights=Array(),
+        topic_share=Real(0.0, 1.0),
+        topic_size=Int(1),
+        zipf_exponent=Real(0.0, low_open=True),
+        taxonomy=Skip("a Taxonomy or None (RCV1's)"),
+        label_sets=Skip("multilabels respecting the taxonomy, or None"),
+        targets=Array(ndim_probe=False),
+        return_design=FLAG,
+    )
+    for rec in ("SyntheticDesign", "RegretResult", "ProtocolResult"):
+        reg[pre + rec] = record(getattr(H, rec))
+
+
+_CACHE: dict[str, Any] = {}
+
+
+def _result() -> Any:
+    """A tiny protocol run (PERC and H-PERC plus the empty prediction), computed once."""
+    import mlgeom.hierarchical as H
+
+    if "result" not in _CACHE:
+        c = _corpus6()
+        splits = _splits()
+        res = H.run_protocol(c, splits, algorithms=("PERC", "H-PERC"), n_jobs=1)
+        _CACHE["result"] = H.with_empty_prediction(res, c, splits)
+    return _CACHE["result"]
+
+
+def _corpus6() -> Any:
+    from mlgeom.hierarchical import HierarchicalCorpus
+
+    X = np.vstack([X3, X3[::-1]])
+    V = np.vstack([V3, V3[::-1]])
+    return HierarchicalCorpus(
+        sp.csr_matrix(X), sp.csr_matrix(V), _tax(), "tiny6", np.arange(6), "test"
+    )
+
+
+def _splits() -> list:
+    return [(np.array([0, 1, 2, 3]), np.array([4, 5])), (np.array([2, 3, 4, 5]), np.array([0, 1]))]
+
+
+def _t2() -> Any:
+    import mlgeom.hierarchical as H
+
+    return H.table2(_result(), "RCV1", algorithms=("H-PERC", H.EMPTY))
+
+
+def _declare_protocol(reg: dict, H: Any, pre: str) -> None:
+    """Section 8's protocol and its tables."""
+    algs = Skip("algorithm names (ValueError naming an unknown one)")
+    reg[pre + "run_protocol"] = fn(
+        H.run_protocol,
+        lambda: {
+            "corpus": _corpus6(),
+            "splits": _splits()[:1],
+            "algorithms": ("H-PERC",),
+            "params": None,
+            "cost_sets": None,
+            "n_jobs": 1,
+        },
+        corpus=CORPUS,
+        splits=Skip("(train, test) index pairs"),
+        algorithms=algs,
+        params=Skip("constructor parameters per algorithm"),
+        cost_sets=Skip("a mapping of label to node costs"),
+        n_jobs=Int(1, optional=True),
+    )
+    reg[pre + "with_empty_prediction"] = fn(
+        H.with_empty_prediction,
+        lambda: {"result": _result(), "corpus": _corpus6(), "splits": _splits(), "cost_sets": None},
+        result=RESULT,
+        corpus=CORPUS,
+        splits=Skip("(train, test) index pairs"),
+        cost_sets=Skip("a mapping of label to node costs"),
+    )
+    reg[pre + "split_losses"] = fn(
+        H.split_losses,
+        lambda: {"result": _result(), "loss": "uniform H-loss"},
+        result=RESULT,
+        loss=Choice(("uniform H-loss", "zero-one", "Δ-loss")),
+    )
+    reg[pre + "table1"] = fn(
+        H.table1,
+        lambda: {"result": _result(), "dataset": "RCV1"},
+        result=RESULT,
+        dataset=Choice(("RCV1", "OHSUMED")),
+    )
+    reg[pre + "table2"] = fn(
+        H.table2,
+        lambda: {
+            "result": _result(),
+            "dataset": "OHSUMED",
+            "per_docs": 1000,
+            "algorithms": ("H-PERC",),
+        },
+        result=RESULT,
+        dataset=Choice(("RCV1", "OHSUMED")),
+        per_docs=Int(1, optional=True),
+        algorithms=algs,
+    )
+    reg[pre + "profile_distance"] = fn(
+        H.profile_distance,
+        lambda: {"t2": _t2(), "a": "H-PERC", "b": H.EMPTY, "column": "mean"},
+        t2=Skip("a table2 DataFrame"),
+        a=Choice(("H-PERC",)),
+        b=Choice(("H-PERC",)),
+        column=Choice(("mean", "std", "paper")),
+    )
+
+    def axes() -> Any:
+        import matplotlib.figure
+
+        return matplotlib.figure.Figure().subplots(1, 2)
+
+    reg[pre + "plot_figure4"] = fn(
+        H.plot_figure4,
+        lambda: {"axes": axes(), "t2": _t2(), "paper": True},
+        axes=Skip("matplotlib Axes"),
+        t2=Skip("a table2 DataFrame"),
+        paper=FLAG,
+    )
+    reg[pre + "cost_ranking"] = fn(
+        H.cost_ranking,
+        lambda: {"result": _result(), "columns": ["uniform H-loss"]},
+        result=RESULT,
+        columns=Skip("loss columns of result.runs"),
+    )
+    reg[pre + "work_counts"] = _spec_name(
+        H.work_counts,
+        lambda: {"name": "SH-RLS", "taxonomy": _tax(), "X": X3, "V": V3},
+        name=Choice(tuple(H.LEARNERS)),
+        taxonomy=TAX,
+        X=Array(),
+        V=Array(),
+    )
+    reg[pre + "cost_table"] = fn(
+        H.cost_table,
+        lambda: {
+            "taxonomy": _tax(),
+            "X": sp.csr_matrix(X3),
+            "V": V3,
+            "sizes": [1, 3],
+            "algorithms": ("PERC", "SH-RLS"),
+            "n_jobs": 1,
+        },
+        taxonomy=TAX,
+        X=Skip("instances (validated by the learners)"),
+        V=Skip("multilabels (validated by the learners)"),
+        sizes=Array(),
+        algorithms=algs,
+        n_jobs=Int(1, optional=True),
+    )
+
+
+def _spec_name(obj: Any, valid: Any, **domains: Any) -> Spec:
+    """Like ``fn`` but allows a parameter called ``obj``-clashing names (``name``)."""
+    return Spec(lambda: obj, valid, domains)
+
+
+def _declare_loaders(reg: dict, H: Any, pre: str) -> None:
+    """Corpus readers on the test fixtures, and the shipped samples."""
+    from pathlib import Path
+
+    fix = Path(__file__).parent / "hierarchical" / "fixtures"
+    rc, oh = fix / "rcv1", fix / "ohsumed"
+    for f in (
+        "rcv1_taxonomy",
+        "rcv1_topic_names",
+        "rcv1_label_stats",
+        "load_rcv1_sample",
+        "load_ohsumed_sample",
+    ):
+        reg[pre + f] = fn(getattr(H, f), {})
+    reg[pre + "read_vectors"] = fn(
+        H.read_vectors,
+        {"path": rc / "lyrl2004_vectors_train.dat", "n_features": 47236, "max_docs": 2},
+        path=PATH,
+        n_features=Int(1),
+        max_docs=Int(1, optional=True),
+    )
+    reg[pre + "read_hierarchy"] = fn(
+        H.read_hierarchy, {"path": rc / "rcv1.topics.hier.orig"}, path=PATH
+    )
+    reg[pre + "read_qrels"] = fn(
+        H.read_qrels,
+        lambda: {
+            "path": rc / "rcv1-v2.topics.qrels",
+            "topics": H.read_hierarchy(rc / "rcv1.topics.hier.orig")[0],
+            "docs": None,
+        },
+        path=PATH,
+        topics=Skip("topic names or a Taxonomy"),
+        docs=Skip("document ids or None"),
+    )
+    reg[pre + "load_rcv1_files"] = fn(
+        H.load_rcv1_files,
+        {
+            "vector_files": [
+                rc / "lyrl2004_vectors_train.dat",
+                rc / "lyrl2004_vectors_test_pt0.dat",
+            ],
+            "qrels_file": rc / "rcv1-v2.topics.qrels",
+            "hierarchy_file": None,
+            "n_docs": 7,
+            "n_features": 47236,
+        },
+        vector_files=Skip("paths"),
+        qrels_file=PATH,
+        hierarchy_file=Skip("a path or None"),
+        n_docs=Int(1),
+        n_features=Int(1),
+    )
+    reg[pre + "corpus_from_vectors"] = _spec_name(
+        H.corpus_from_vectors,
+        lambda: {
+            "doc_ids": np.array([1, 2]),
+            "X": sp.csr_matrix(X3[:2]),
+            "topics_by_doc": {1: ["b"], 2: ["d"]},
+            "taxonomy": _tax(),
+            "n_docs": 2,
+            "name": "tiny",
+            "provenance": "",
+        },
+        doc_ids=Skip("integer document ids"),
+        X=Skip("a sparse matrix with unit-norm rows"),
+        topics_by_doc=Skip("a mapping of document id to topic names"),
+        taxonomy=TAX,
+        n_docs=Int(1, optional=True),
+        name=NAME,
+        provenance=NAME,
+    )
+    reg[pre + "read_records"] = fn(H.read_records, {"path": oh / "ohsumed.87"}, path=PATH)
+    reg[pre + "read_sample_folder"] = fn(
+        H.read_sample_folder, {"folder": oh / "sample"}, folder=PATH
+    )
+    reg[pre + "read_mtrees"] = fn(H.read_mtrees, {"path": oh / "mtrees_fixture.bin"}, path=PATH)
+    reg[pre + "parse_records"] = fn(
+        H.parse_records,
+        lambda: {"lines": (oh / "ohsumed.87").read_text().splitlines(True), "source": "x"},
+        lines=Skip("text lines"),
+        source=NAME,
+    )
+    reg[pre + "mesh_subtree"] = fn(
+        H.mesh_subtree,
+        lambda: {"mtrees": H.read_mtrees(oh / "mtrees_fixture.bin"), "root": "N05.715"},
+        mtrees=Skip("a mapping of heading to tree numbers"),
+        root=Skip("a MeSH tree number (ValueError naming one with no descriptor)"),
+    )
+    reg[pre + "ohsumed_corpus"] = _spec_name(
+        H.ohsumed_corpus,
+        lambda: {
+            "records": H.read_records(oh / "ohsumed.87"),
+            "mtrees": H.read_mtrees(oh / "mtrees_fixture.bin"),
+            "root": "N05.715",
+            "min_count": 3,
+            "drop_unused": True,
+            "name": "tiny",
+            "provenance": "",
+        },
+        records=Skip("OhsumedRecord objects"),
+        mtrees=Skip("a mapping of heading to tree numbers"),
+        root=Skip("a MeSH tree number"),
+        min_count=Int(1),
+        drop_unused=FLAG,
+        name=NAME,
+        provenance=NAME,
+    )
+    reg[pre + "Taxonomy.from_edge_file"] = fn(
+        H.Taxonomy.from_edge_file,
+        {"path": rc.parent / "tiny.taxonomy", "virtual_root": "Root"},
+        path=PATH,
+        virtual_root=NAME,
+    )
+    for rec in ("MeshSubtree", "OhsumedRecord"):
+        reg[pre + rec] = record(getattr(H, rec))
