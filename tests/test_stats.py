@@ -24,6 +24,41 @@ def test_loglog_slope_matches_scipy_linregress():
     assert ours.stderr == pytest.approx(ref.stderr, rel=1e-10)
 
 
+def test_loglog_slope_hand_computed_three_points():
+    import numpy as np
+
+    # log x = 0, 1, 2 and log y = 0, 1, 3: Sxx = 2, Sxy = 3, so slope 3/2 and intercept
+    # 4/3 - 3/2 = -1/6; residuals 1/6, -1/3, 1/6 give s^2 = (1/6) / (3 - 2) and
+    # stderr = sqrt(s^2 / Sxx) = sqrt(1/12).
+    fit = loglog_slope(np.exp([0.0, 1.0, 2.0]), np.exp([0.0, 1.0, 3.0]))
+    assert fit.slope == pytest.approx(1.5, rel=1e-13)
+    assert fit.intercept == pytest.approx(-1 / 6, rel=1e-12)
+    assert fit.stderr == pytest.approx(np.sqrt(1 / 12), rel=1e-12)
+
+
+def test_loglog_slope_stderr_matches_the_residual_formula():
+    import numpy as np
+
+    rng = np.random.default_rng(2)
+    x = np.geomspace(2, 500, 9)
+    y = 0.5 * x**-1.3 * np.exp(0.2 * rng.standard_normal(9))
+    fit = loglog_slope(x, y)
+    lx, ly = np.log(x), np.log(y)
+    resid = ly - (fit.intercept + fit.slope * lx)
+    hand = np.sqrt(resid @ resid / (len(x) - 2) / ((lx - lx.mean()) ** 2).sum())
+    assert fit.stderr == pytest.approx(hand, rel=1e-12)
+
+
+def test_loglog_slope_stderr_edge_cases():
+    import math
+
+    # two points: no residual degree of freedom, so NaN (scipy's linregress says 0)
+    assert math.isnan(loglog_slope([1.0, 2.0], [3.0, 5.0]).stderr)
+    # constant y: a perfect horizontal fit, so 0 (scipy's linregress says NaN)
+    fit = loglog_slope([1.0, 2.0, 4.0], [3.0, 3.0, 3.0])
+    assert (fit.slope, fit.stderr) == (pytest.approx(0.0, abs=1e-15), 0.0)
+
+
 # -- 95% intervals over seeds -----------------------------------------------------------------
 def test_mean_interval_matches_scipy_t():
     import numpy as np

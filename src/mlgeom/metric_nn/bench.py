@@ -1,9 +1,11 @@
 """Speed benchmarks of the maximum-margin multiclass NN chapter (volatile; ``make bench``).
 
 :func:`benchmark` times SRM training against n and the metric ball tree against brute force;
-:func:`backend_benchmark` times one of the chapter's sweeps on each :mod:`mlgeom.parallel`
-backend against the plain loop (it lives here, above the chapter, so that the sweep layer never
-imports a chapter). Timings are printed, never stored in the notebook or checked by the tests.
+:func:`edit_distance_benchmark` times RapidFuzz's edit distances against the numpy
+Wagner-Fischer programme they replaced; :func:`backend_benchmark` times one of the chapter's
+sweeps on each :mod:`mlgeom.parallel` backend against the plain loop (it lives here, above the
+chapter, so that the sweep layer never imports a chapter). Timings are printed, never stored in
+the notebook or checked by the tests.
 """
 
 from __future__ import annotations
@@ -19,14 +21,15 @@ from mlgeom.metric_nn.experiments import index_check, k_sweep_srm, timing_sweep
 from mlgeom.metric_nn.tasks import SoftmaxProblem
 from mlgeom.parallel import close_dask, n_jobs_default
 
-__all__ = ["backend_benchmark", "benchmark", "main"]
+__all__ = ["backend_benchmark", "benchmark", "edit_distance_benchmark", "main"]
 
 
 def benchmark(seed: int = 0) -> dict[str, pd.DataFrame]:
     """Wall-clock benchmarks of the chapter (volatile, so not stored in the notebook).
 
     ``python -m mlgeom.metric_nn.bench`` prints SRM training time against n (up to the
-    issue's n = 2,000) and the ball tree's query time against brute force on three metrics.
+    issue's n = 2,000), the ball tree's query time against brute force on three metrics, and
+    :func:`edit_distance_benchmark`.
     """
     from mlgeom.metric_nn.tasks import digits_task, string_task
 
@@ -44,7 +47,41 @@ def benchmark(seed: int = 0) -> dict[str, pd.DataFrame]:
     out["index: strings (edit), n = 1,000"] = index_check(
         st.X_train, st.X_test, "edit", [0.0, 0.5], repeats=1
     )
+    out["edit distances: reference vs rapidfuzz, 300 x 300"] = edit_distance_benchmark(seed=seed)
     return out
+
+
+def edit_distance_benchmark(n: int = 300, repeats: int = 3, seed: int = 0) -> pd.DataFrame:
+    """Time :func:`~mlgeom.metric_nn.spaces.edit_distance_matrix` against its reference.
+
+    Both compute the ``n x n`` edit distances between the test and training strings of
+    :func:`mlgeom.metric_nn.tasks.string_task` (prototypes of 20 symbols, mutated): the
+    reference is the numpy-vectorised Wagner-Fischer programme the package used before
+    RapidFuzz (``_edit_distance_matrix_reference``). Best of ``repeats`` runs each; the
+    ``speed-up`` column is the reference's time over each row's, and ``identical`` says whether
+    the two matrices agree bit for bit. Volatile: printed, never stored.
+    """
+    from mlgeom.metric_nn.spaces import _edit_distance_matrix_reference, edit_distance_matrix
+    from mlgeom.metric_nn.tasks import string_task
+
+    st = string_task(n, n, seed=seed)
+    rows, reference = [], None
+    for name, fn in (
+        ("numpy Wagner-Fischer (reference)", _edit_distance_matrix_reference),
+        ("rapidfuzz cdist, workers=1", edit_distance_matrix),
+    ):
+        best = float("inf")
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            D = fn(st.X_test, st.X_train)
+            best = min(best, time.perf_counter() - t0)
+        reference = D if reference is None else reference
+        rows.append(
+            {"method": name, "seconds": best, "identical": D.tobytes() == reference.tobytes()}
+        )
+    for row in rows:
+        row["speed-up"] = rows[0]["seconds"] / row["seconds"]
+    return pd.DataFrame(rows).set_index("method")
 
 
 def backend_benchmark(backends: Iterable[str] = ("sequential", "joblib", "dask")) -> list[dict]:
@@ -82,7 +119,8 @@ def backend_benchmark(backends: Iterable[str] = ("sequential", "joblib", "dask")
 def main(argv: list[str] | None = None) -> int:
     """``python -m mlgeom.metric_nn.bench [--backends [BACKEND ...]]``: print the benchmarks.
 
-    Without arguments: :func:`benchmark` (SRM training time, ball tree against brute force).
+    Without arguments: :func:`benchmark` (SRM training time, ball tree against brute force,
+    edit distances against the reference).
     With ``--backends``: :func:`backend_benchmark`, the sweep's wall time per backend, as ratios
     against the first backend named (default: ``sequential``, the plain loop).
     """

@@ -9,8 +9,9 @@ the chapter, all through one function, :func:`pairwise_distances`:
 * ``"edit"``: the Levenshtein distance on strings, a metric that does not embed in a Hilbert
   space without large distortion (Andoni & Krauthgamer, cited in [1]_, Section 1). Strings are
   encoded as rows of an integer matrix padded with :data:`PAD` (:func:`encode_strings`) so that
-  every metric works on a 2-D array and subsets are taken with ``X[idx]``; the dynamic programme
-  is vectorised over all pairs of a block;
+  every metric works on a 2-D array and subsets are taken with ``X[idx]``; the distances are
+  computed by RapidFuzz (``rapidfuzz.process.cdist``), checked in the tests against a
+  numpy-vectorised Wagner-Fischer programme kept here as the reference;
 * any callable ``metric(A, B) -> (len(A), len(B))`` distance matrix.
 
 :func:`check_distance_matrix` verifies the metric axioms on a (sub)matrix, so that a
@@ -27,10 +28,13 @@ References
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from rapidfuzz.distance import Levenshtein
+from rapidfuzz.process import cdist as rf_cdist
 from scipy.spatial.distance import cdist
 
 from mlgeom._validation import check_in, check_matrix, check_positive_int, check_real
@@ -59,7 +63,7 @@ PAD = -1
 
 MetricLike = str | Callable[[np.ndarray, np.ndarray], np.ndarray]
 
-# Pairs processed at once by the edit-distance dynamic programme (memory ~ 8 bytes x block x len).
+# Pairs processed at once by the reference edit-distance programme (memory ~ 8 bytes x block x len).
 _EDIT_BLOCK = 1 << 16
 # Absolute slack of the triangle-inequality check (relative to the largest distance).
 _TRIANGLE_RTOL = 1e-9
@@ -135,11 +139,16 @@ def _check_codes(codes: Any, name: str) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
-def _edit_block(a: np.ndarray, la: np.ndarray, b: np.ndarray, lb: np.ndarray) -> np.ndarray:
+def _edit_block_reference(
+    a: np.ndarray, la: np.ndarray, b: np.ndarray, lb: np.ndarray
+) -> np.ndarray:
     """Levenshtein distances of the pairs (a[p], b[p]), vectorised over p (Wagner-Fischer).
 
-    The dynamic-programme rows are stored transposed, ``(len + 1, n_pairs)``, so that the
-    inner loop over positions of ``b`` touches contiguous memory.
+    The hand-written programme that :func:`edit_distance_matrix` used before RapidFuzz; kept as
+    the oracle of the tests and the reference of the benchmark
+    (:func:`_edit_distance_matrix_reference`). The dynamic-programme rows are stored transposed,
+    ``(len + 1, n_pairs)``, so that the inner loop over positions of ``b`` touches contiguous
+    memory.
     """
     n_pairs, ma = a.shape
     mb = b.shape[1]
@@ -175,8 +184,28 @@ def edit_distance(s: str, t: str) -> int:
     return int(edit_distance_matrix(codes[:1], codes[1:])[0, 0])
 
 
+def _rows(codes: np.ndarray, lengths: np.ndarray) -> list[array]:
+    """Return the rows of ``codes`` without their padding, as ``array('q')`` for RapidFuzz.
+
+    RapidFuzz reads an integer ``array`` by value (each element cast to ``uint64``), so every
+    code ``0 .. 2**63 - 1`` stays distinct. A list of Python ints would be hashed instead, and
+    CPython hashes ints modulo ``2**61 - 1``: codes ``0`` and ``2**61 - 1`` would compare equal.
+    """
+    rows = []
+    for row, n in zip(codes, lengths.tolist(), strict=True):
+        seq = array("q")
+        seq.frombytes(np.ascontiguousarray(row[:n], dtype=np.int64).tobytes())
+        rows.append(seq)
+    return rows
+
+
 def edit_distance_matrix(A: Any, B: Any | None = None) -> np.ndarray:
     """Levenshtein distances between encoded strings: ``out[i, j] = lev(A[i], B[j])``.
+
+    Computed by ``rapidfuzz.process.cdist`` with the Levenshtein scorer (unit costs) on one
+    thread (``workers=1``): the package runs its own parallelism (:mod:`mlgeom.parallel`), and
+    the distances are exact integers, the same whatever the thread count. The tests check them
+    against the numpy Wagner-Fischer programme that computed them before.
 
     Parameters
     ----------
@@ -189,6 +218,20 @@ def edit_distance_matrix(A: Any, B: Any | None = None) -> np.ndarray:
     -------
     numpy.ndarray of float64, shape (m, n)
         The distances (integers stored as floats).
+    """
+    A = _check_codes(A, "A")
+    B = None if B is None else _check_codes(B, "B")
+    queries = _rows(A, _lengths(A))
+    choices = queries if B is None else _rows(B, _lengths(B))
+    out = rf_cdist(queries, choices, scorer=Levenshtein.distance, dtype=np.int64, workers=1)
+    return out.astype(np.float64)
+
+
+def _edit_distance_matrix_reference(A: Any, B: Any | None = None) -> np.ndarray:
+    """:func:`edit_distance_matrix` by the numpy Wagner-Fischer programme (the test oracle).
+
+    The implementation used before RapidFuzz: blocks of pairs through
+    :func:`_edit_block_reference`, the pairs ``i < j`` only when ``B`` is omitted.
     """
     A = _check_codes(A, "A")
     symmetric = B is None
@@ -204,7 +247,7 @@ def edit_distance_matrix(A: Any, B: Any | None = None) -> np.ndarray:
     for start in range(0, len(ii), _EDIT_BLOCK):
         sl = slice(start, start + _EDIT_BLOCK)
         i, j = ii[sl], jj[sl]
-        vals[sl] = _edit_block(A[i], la[i], B[j], lb[j])
+        vals[sl] = _edit_block_reference(A[i], la[i], B[j], lb[j])
     out = np.zeros((m, n), dtype=np.float64)
     out[ii, jj] = vals
     if symmetric:
