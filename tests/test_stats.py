@@ -36,17 +36,36 @@ def test_loglog_slope_hand_computed_three_points():
     assert fit.stderr == pytest.approx(np.sqrt(1 / 12), rel=1e-12)
 
 
-def test_loglog_slope_stderr_matches_the_residual_formula():
+def test_loglog_slope_stderr_matches_scipy_linregress_on_noisy_fits():
+    """Oracle: scipy's linregress gives the same slope and standard error on noisy data.
+
+    We keep the residual formula rather than calling linregress: linregress computes the
+    error as sqrt((1 - r^2) ssy / ssx / df), which cancels on near-perfect fits (about 20%
+    relative error at log-noise 1e-6), where the residual formula stays exact.
+    """
     import numpy as np
+    from scipy.stats import linregress
 
     rng = np.random.default_rng(2)
+    for noise in (0.3, 0.2, 0.05):
+        x = np.geomspace(2, 500, 9)
+        y = 0.5 * x**-1.3 * np.exp(noise * rng.standard_normal(9))
+        fit, ref = loglog_slope(x, y), linregress(np.log(x), np.log(y))
+        assert fit.slope == pytest.approx(ref.slope, rel=1e-12)
+        assert fit.stderr == pytest.approx(ref.stderr, rel=1e-9)
+
+
+def test_loglog_slope_stderr_is_exact_on_a_near_perfect_fit():
+    import numpy as np
+
+    rng = np.random.default_rng(3)
     x = np.geomspace(2, 500, 9)
-    y = 0.5 * x**-1.3 * np.exp(0.2 * rng.standard_normal(9))
+    y = x**1.5 * np.exp(1e-6 * rng.standard_normal(9))
     fit = loglog_slope(x, y)
     lx, ly = np.log(x), np.log(y)
     resid = ly - (fit.intercept + fit.slope * lx)
     hand = np.sqrt(resid @ resid / (len(x) - 2) / ((lx - lx.mean()) ** 2).sum())
-    assert fit.stderr == pytest.approx(hand, rel=1e-12)
+    assert fit.stderr == pytest.approx(hand, rel=1e-6)
 
 
 def test_loglog_slope_stderr_edge_cases():
@@ -54,9 +73,10 @@ def test_loglog_slope_stderr_edge_cases():
 
     # two points: no residual degree of freedom, so NaN (scipy's linregress says 0)
     assert math.isnan(loglog_slope([1.0, 2.0], [3.0, 5.0]).stderr)
-    # constant y: a perfect horizontal fit, so 0 (scipy's linregress says NaN)
+    # constant y: a perfect horizontal fit, so (numerically) 0 (scipy's linregress says NaN)
     fit = loglog_slope([1.0, 2.0, 4.0], [3.0, 3.0, 3.0])
-    assert (fit.slope, fit.stderr) == (pytest.approx(0.0, abs=1e-15), 0.0)
+    assert fit.slope == pytest.approx(0.0, abs=1e-15)
+    assert fit.stderr == pytest.approx(0.0, abs=1e-14)
 
 
 # -- 95% intervals over seeds -----------------------------------------------------------------

@@ -61,17 +61,13 @@ def loglog_slope(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarra
     Returns
     -------
     SlopeFit
-        Slope and intercept (``numpy.polyfit``, degree 1) and the slope's standard error
-        (``scipy.stats.linregress``): ``nan`` with two points, which leave no residual degree of
-        freedom, and ``0`` when all ``y`` are equal.
+        Slope, intercept and the slope's standard error.
 
     Raises
     ------
     ValueError
         If fewer than two points are given or a value is not finite and strictly positive.
     """
-    from scipy.stats import linregress
-
     xa, ya = _as_float(x, "x"), _as_float(y, "y")
     if xa.shape != ya.shape or xa.ndim != 1 or xa.size < 2:
         raise ValueError(
@@ -88,16 +84,13 @@ def loglog_slope(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarra
     if np.ptp(lx) == 0:
         raise ValueError(f"x must take at least two distinct values for a slope; got {xa[0]} only")
     slope, intercept = np.polyfit(lx, ly, 1)
-    if xa.size == 2:
-        # A line through two points leaves no residual degree of freedom: the slope's standard
-        # error is undefined. scipy's linregress reports 0 here; we keep NaN.
-        stderr = float("nan")
-    elif np.ptp(ly) == 0:
-        # Constant y: the horizontal line fits every point, so the standard error is 0. scipy's
-        # linregress reports NaN here (its correlation r is 0/0).
-        stderr = 0.0
+    n = xa.size
+    if n > 2:
+        resid = ly - (intercept + slope * lx)
+        s2 = float(resid @ resid) / (n - 2)
+        stderr = float(np.sqrt(s2 / float(((lx - lx.mean()) ** 2).sum())))
     else:
-        stderr = float(linregress(lx, ly).stderr)
+        stderr = float("nan")
     return SlopeFit(float(slope), float(intercept), stderr)
 
 
