@@ -5,6 +5,11 @@ Merged by ``tests/test_api_domains.py``.
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,6 +18,7 @@ import scipy.sparse as sp
 from tests.api_domains import (
     FLAG,
     NAME,
+    NAN,
     SEED,
     Array,
     Choice,
@@ -291,6 +297,7 @@ def declare(reg: dict) -> None:
     _declare_models(reg, H, pre)
     _declare_protocol(reg, H, pre)
     _declare_loaders(reg, H, pre)
+    _declare_data_folders(reg, H, pre)
 
 
 def _declare_models(reg: dict, H: Any, pre: str) -> None:
@@ -649,3 +656,130 @@ def _declare_loaders(reg: dict, H: Any, pre: str) -> None:
     )
     for rec in ("MeshSubtree", "OhsumedRecord"):
         reg[pre + rec] = record(getattr(H, rec))
+
+
+# ---------------------------------------------------------------------- data folders
+@dataclass(frozen=True)
+class IntIn:
+    """One of a few integers: probes a fraction, NaN, a str, one below, one above, one between."""
+
+    options: tuple[int, ...]
+
+    def probes(self, valid: Any) -> list[Any]:
+        lo, hi = min(self.options), max(self.options)
+        between = [v for v in range(lo, hi) if v not in self.options][:1]
+        return [lo + 0.5, NAN, str(lo), lo - 1, hi + 1, *between]
+
+
+@dataclass(frozen=True)
+class IntSubset:
+    """Distinct integers from ``options``: Array's probes plus one outside, a fraction, a repeat."""
+
+    options: tuple[int, ...]
+
+    def probes(self, valid: Any) -> list[Any]:
+        lo, hi = min(self.options), max(self.options)
+        extra = [[lo - 1], [hi + 1], [lo + 0.5], [lo, lo]]
+        return [*Array().probes(valid), *(np.array(e) for e in extra)]
+
+
+_TMP: list[Path] = []
+_FOLDERS: dict[str, Any] = {}
+
+
+def _folder(name: str, make: Any) -> Any:
+    """``make(folder)`` in a fresh sub-folder of one temporary folder, once per process."""
+    if name not in _FOLDERS:
+        if not _TMP:
+            _TMP.append(Path(tempfile.mkdtemp(prefix="mlgeom-api-domains-")))
+            atexit.register(shutil.rmtree, _TMP[0], True)
+        folder = _TMP[0] / name
+        folder.mkdir()
+        _FOLDERS[name] = make(folder)
+    return _FOLDERS[name]
+
+
+def _t1_record() -> Any:
+    """A fresh record of the chapter's claims (its registry read once), saved nowhere."""
+    from mlgeom.book.claims import ClaimsRecord
+    from mlgeom.book.registry import load_registry
+
+    if "registry" not in _FOLDERS:
+        _FOLDERS["registry"] = load_registry("hierarchical_classification")
+    out = _folder("claims", lambda folder: folder)
+    return ClaimsRecord("hierarchical_classification", "book", out, _FOLDERS["registry"])
+
+
+def _declare_data_folders(reg: dict, H: Any, pre: str) -> None:
+    """Loaders of a manifest's data folder, on fixture folders written to a temporary folder
+    (``tests/hierarchical/fixture_data.py``), and the Table 1 claims."""
+    from tests.hierarchical import fixture_data as F
+
+    manifest = Skip("a parsed manifest (a dataset it lacks or a bad entry raises DataError)")
+    root = Skip("a data folder (missing or corrupt files raise DataError naming them)")
+
+    def rcv1() -> dict:
+        base, m = _folder("lyrl", F.lyrl_root)
+        return {"n_docs": 6, "root": base, "manifest": m, "data_home": None}
+
+    reg[pre + "load_rcv1"] = fn(
+        H.load_rcv1,
+        rcv1,
+        n_docs=Int(1),
+        root=root,
+        manifest=manifest,
+        data_home=Skip("scikit-learn's data folder, read only without the manifest's files"),
+    )
+    reg[pre + "corpus_from_sklearn"] = fn(
+        H.corpus_from_sklearn,
+        lambda: {
+            "bunch": _folder("bunch", lambda folder: F.fetch_rcv1_bunch()),
+            "taxonomy": H.rcv1_taxonomy(),
+            "n_docs": 6,
+        },
+        bunch=Skip("a fetch_rcv1 result (data, target, sample_id, target_names)"),
+        taxonomy=TAX,
+        n_docs=Int(1),
+    )
+
+    def ohsumed() -> dict:
+        base, m = _folder("ohsumed", F.ohsumed_root)
+        return {"years": (87, 88), "mesh_year": 1997, "root": base, "manifest": m}
+
+    reg[pre + "load_ohsumed"] = fn(
+        H.load_ohsumed,
+        ohsumed,
+        years=IntSubset((87, 88, 89, 90, 91)),
+        mesh_year=IntIn((1997, 2005)),  # the MeSH years the project's manifest lists
+        root=root,
+        manifest=manifest,
+    )
+
+    def build() -> dict:
+        raw, m = _folder("raw", F.raw_root)
+        return {"out": raw.parent / "built", "raw": raw, "manifest": m}
+
+    reg[pre + "build"] = fn(
+        H.build,
+        build,
+        out=Skip("the output folder (created if missing)"),
+        raw=root,
+        manifest=manifest,
+    )
+    reg[pre + "record_table1_claims"] = fn(
+        H.record_table1_claims,
+        lambda: {
+            "record": _t1_record(),
+            "key": "rcv1-sample",
+            "result": _folder("t1", lambda folder: F.paper_like_result()),
+            "paper_ds": "RCV1",
+            "scale": "4 splits",
+            "why": "n/a",
+        },
+        record=Skip("a ClaimsRecord whose registry holds the ids hier.t1.<key>.*"),
+        key=Skip("the corpus key of the claim ids (an id not in the registry raises)"),
+        result=RESULT,
+        paper_ds=Choice(("RCV1", "OHSUMED")),
+        scale=NAME,
+        why=NAME,
+    )

@@ -13,6 +13,7 @@ from mlgeom.hierarchical import experiments as ex
 from mlgeom.hierarchical.label_model import HierarchicalLabelModel
 from mlgeom.hierarchical.losses import h_loss, sibling_costs, zero_one_loss
 from mlgeom.hierarchical.taxonomy import Taxonomy
+from tests.hierarchical.fixture_data import paper_like_result
 
 G_SMALL = Taxonomy([-1, 0, 0, 1, -1, 4])
 
@@ -288,30 +289,12 @@ def _t1_registry(tmp_path, key):
     return path
 
 
-def _paper_like_result(scale_h=1.0, empty=2.0, n_splits=4):
-    """A ProtocolResult whose split means are the paper's RCV1 Table 1 (small split noise)."""
-    t = ex.PAPER_TABLE1["RCV1"]
-    rows = []
-    for k in range(n_splits):
-        jitter = 0.01 * (k - (n_splits - 1) / 2)
-        for alg in ex.ALGORITHMS:
-            row = {"algorithm": alg, "split": k, "n_test": 100, "stored": 0, "work": 0.0}
-            for loss in ex.LOSSES:
-                f = scale_h if loss == "uniform H-loss" else 1.0
-                row[loss] = float(t.loc[alg, (loss, "mean")]) * f + jitter
-            rows.append(row)
-        rows.append({"algorithm": ex.EMPTY, "split": k, "n_test": 100, "stored": -1,
-                     "work": np.nan, "zero-one": 1.0, "uniform H-loss": empty + jitter,
-                     "Δ-loss": 3.0})  # fmt: skip
-    return ex.ProtocolResult(pd.DataFrame(rows), pd.DataFrame(), "paper-like")
-
-
 def test_table1_claims_on_the_papers_own_table_all_hold(tmp_path):
     from mlgeom.book import claims as C
 
     reg = _t1_registry(tmp_path, "paper")
     record = C.ClaimsRecord("hier-test", "book", directory=tmp_path, registry=reg)
-    t1 = ex.record_table1_claims(record, "paper", _paper_like_result(), "RCV1", "4 splits", "n/a")
+    t1 = ex.record_table1_claims(record, "paper", paper_like_result(), "RCV1", "4 splits", "n/a")
     assert ex.EMPTY in t1.index
     assert len(record) == 6 + 6 * 3 and record.unmeasured() == []
     results = [c for c in record.claims if c.kind == "result"]
@@ -320,16 +303,16 @@ def test_table1_claims_on_the_papers_own_table_all_hold(tmp_path):
     # with an empty prediction that beats everyone, the orderings no longer discriminate
     reg2 = _t1_registry(tmp_path, "cheap")
     rec2 = C.ClaimsRecord("hier-test", "book", directory=tmp_path, registry=reg2)
-    ex.record_table1_claims(rec2, "cheap", _paper_like_result(empty=0.1), "RCV1", "4", "n/a")
+    ex.record_table1_claims(rec2, "cheap", paper_like_result(empty=0.1), "RCV1", "4", "n/a")
     below = rec2["hier.t1.cheap.shrls-below-perc"]
     assert below.holds and below.discriminating is False
     # doubling the H-losses breaks the comparison with the paper; the check says why
     rec3 = C.ClaimsRecord("hier-test", "book", directory=tmp_path, registry=reg)
-    ex.record_table1_claims(rec3, "paper", _paper_like_result(2.0), "RCV1", "4", "doubled")
+    ex.record_table1_claims(rec3, "paper", paper_like_result(2.0), "RCV1", "4", "doubled")
     bad = rec3["hier.t1.paper.h-svm.h"]
     assert not bad.holds and bad.note == "not comparable: 2.00 times the paper's value; doubled"
     with pytest.raises(ValueError, match="empty prediction"):
-        res = _paper_like_result()
+        res = paper_like_result()
         res = ex.ProtocolResult(res.runs[res.runs.algorithm != ex.EMPTY], res.depth, "x")
         ex.record_table1_claims(rec3, "paper", res, "RCV1", "4", "n/a")
 

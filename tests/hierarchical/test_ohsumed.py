@@ -1,14 +1,13 @@
-import hashlib
-import json
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from mlgeom.book.data import DataError, load_manifest
+from mlgeom.book.data import DataError
 from mlgeom.hierarchical import ohsumed as O
 from mlgeom.hierarchical.corpus import CorpusFormatError
+from tests.hierarchical.fixture_data import ohsumed_root
 
 FIX = Path(__file__).parent / "fixtures" / "ohsumed"
 
@@ -145,14 +144,6 @@ def test_ohsumed_corpus_on_fixture():
     assert full.taxonomy.n_nodes == 9
 
 
-def _manifest_with(tmp_path, files):
-    m = json.loads((Path(__file__).parents[2] / "data" / "manifest.json").read_text())
-    m["datasets"]["mesh-trees"]["files"] = files
-    p = tmp_path / "manifest.json"
-    p.write_text(json.dumps(m))
-    return load_manifest(p)
-
-
 def test_load_ohsumed_missing_gives_one_clear_message(tmp_path):
     with pytest.raises(DataError) as exc:
         O.load_ohsumed(root=tmp_path)
@@ -164,16 +155,8 @@ def test_load_ohsumed_missing_gives_one_clear_message(tmp_path):
 
 def test_load_ohsumed_full_format_without_checksum(tmp_path):
     # the full collection has no published checksum: presence + the format check
-    root = tmp_path / "data"
-    (root / "ohsumed").mkdir(parents=True)
-    (root / "mesh").mkdir()
-    shutil.copy(FIX / "ohsumed.87", root / "ohsumed" / "ohsumed.87")
-    recs = (FIX / "ohsumed.87").read_text().replace(".I 6", ".I 7")
-    for y in (88, 89, 90, 91):
-        (root / "ohsumed" / f"ohsumed.{y}").write_text(recs.replace(".I ", f".I {y}0"))
-    shutil.copy(FIX / "mtrees_fixture.bin", root / "mesh" / "mtrees1997.bin")
-    digest = hashlib.sha256((FIX / "mtrees_fixture.bin").read_bytes()).hexdigest()
-    manifest = _manifest_with(tmp_path, {"mesh/mtrees1997.bin": digest})
+    # (fixture records renumbered per year; the fixture MeSH trees as mtrees1997.bin)
+    root, manifest = ohsumed_root(tmp_path)
     corpus, rep = O.load_ohsumed(root=root, manifest=manifest)
     # 4 records per file have a subtree heading; none is empty in the larger corpus
     assert rep["records"] == 30 and corpus.n_docs == 20

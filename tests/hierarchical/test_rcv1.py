@@ -1,24 +1,15 @@
 import gzip
-import hashlib
-import json
 import shutil
-from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from mlgeom.book.data import DataError, load_manifest
+from mlgeom.book.data import DataError
 from mlgeom.hierarchical import rcv1 as R
 from mlgeom.hierarchical.corpus import CorpusFormatError
 from mlgeom.hierarchical.shipped import rcv1_taxonomy, rcv1_topic_names
-
-FIX = Path(__file__).parent / "fixtures" / "rcv1"
-TRAIN = FIX / "lyrl2004_vectors_train.dat"
-PT0 = FIX / "lyrl2004_vectors_test_pt0.dat"
-QRELS = FIX / "rcv1-v2.topics.qrels"
-HIER = FIX / "rcv1.topics.hier.orig"
+from tests.hierarchical.fixture_data import HIER, PT0, QRELS, TRAIN, fetch_rcv1_bunch, lyrl_root
 
 
 def test_read_vectors_fixture():
@@ -145,30 +136,8 @@ def test_load_rcv1_files_checks_the_order_of_the_files(tmp_path):
         R.load_rcv1_files([TRAIN], q, n_docs=5)
 
 
-def _lyrl_root(tmp_path):
-    """The manifest's file names, gzipped fixtures, and a manifest with their checksums."""
-    root = tmp_path / "data"
-    (root / "rcv1").mkdir(parents=True)
-    names = {
-        "rcv1/lyrl2004_vectors_train.dat.gz": TRAIN,
-        "rcv1/lyrl2004_vectors_test_pt0.dat.gz": PT0,
-        "rcv1/rcv1v2.topics.qrels.gz": QRELS,
-    }
-    m = json.loads((Path(__file__).parents[2] / "data" / "manifest.json").read_text())
-    assert set(m["datasets"][R.DATASET]["files"]) == set(names)
-    files = {}
-    for rel, src in names.items():
-        data = gzip.compress(src.read_bytes(), mtime=0)
-        (root / rel).write_bytes(data)
-        files[rel] = hashlib.sha256(data).hexdigest()
-    m["datasets"][R.DATASET]["files"] = files
-    p = tmp_path / "manifest.json"
-    p.write_text(json.dumps(m))
-    return root, load_manifest(p)
-
-
 def test_load_rcv1_from_the_manifest_files(tmp_path):
-    root, manifest = _lyrl_root(tmp_path)
+    root, manifest = lyrl_root(tmp_path)
     c = R.load_rcv1(8, root=root, manifest=manifest)
     ref = R.load_rcv1_files([TRAIN, PT0], QRELS, n_docs=8)
     assert c.doc_ids.tolist() == ref.doc_ids.tolist()
@@ -214,24 +183,8 @@ def test_sklearn_fetch_rcv1_never_downloads(tmp_path):
 
 
 def test_load_rcv1_from_the_sklearn_cache(tmp_path, monkeypatch):
-    # a fetch_rcv1-like result: LYRL order (train, then test), shuffled here, sorted names
-    ids1, X1 = R.read_vectors(TRAIN)
-    ids2, X2 = R.read_vectors(PT0)
-    ids = np.concatenate([ids1, ids2])
-    X = sp.vstack([X1, X2], format="csr")
-    G = rcv1_taxonomy()
-    topics = R.read_qrels(QRELS, G)
-    names = np.array(sorted(G.names), dtype=object)
-    col = {s: j for j, s in enumerate(names)}
-    Y = sp.lil_matrix((ids.size, names.size), dtype=np.uint8)
-    for r, d in enumerate(ids):
-        for t in topics[int(d)]:
-            Y[r, col[t]] = 1
-    perm = np.random.default_rng(0).permutation(ids.size)
-    bunch = SimpleNamespace(
-        data=X[perm], target=sp.csr_matrix(Y)[perm], sample_id=ids[perm].astype(np.uint32),
-        target_names=names,
-    )  # fmt: skip
+    bunch = fetch_rcv1_bunch()  # LYRL order (train, then test), shuffled, sorted names
+    names = bunch.target_names
     monkeypatch.setattr(R, "_fetch_rcv1", lambda data_home: bunch)
     c = R.load_rcv1(6, root=tmp_path)
     ref = R.load_rcv1_files([TRAIN, PT0], QRELS, n_docs=6)

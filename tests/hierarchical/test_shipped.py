@@ -9,6 +9,7 @@ import pytest
 from mlgeom.book.data import DataError, load_manifest, sha256, status
 from mlgeom.hierarchical import shipped as H
 from mlgeom.hierarchical.corpus import label_statistics
+from tests.hierarchical.fixture_data import raw_root
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "data" / "hierarchical"
@@ -157,3 +158,23 @@ def test_rebuild_is_byte_identical(tmp_path):
     assert result["ohsumed"]["documents"] == 102
     for f in [*H.FILES.values(), "README.md"]:
         assert (out / f).read_bytes() == (SHIPPED / f).read_bytes(), f
+
+
+def test_build_on_fixture_raw_copies(tmp_path):
+    # the whole pipeline on tiny raw copies listed by a test manifest (runs without the corpora)
+    raw, manifest = raw_root(tmp_path)
+    result = H.build(tmp_path / "a", raw, manifest=manifest)
+    assert result["ohsumed"]["documents"] == 3 and "vocabulary" not in result["ohsumed"]
+    assert set(result["sha256"]) == set(H.FILES.values())
+    stats = json.loads((tmp_path / "a" / H.FILES["stats"]).read_text())
+    assert stats["n_docs"] == 3 and stats["nodes"] == ["CCAT", "ECAT", "C11", "C12"]
+    readme = (tmp_path / "a" / "README.md").read_text()
+    assert all(f"`{d}`" in readme for d in result["sha256"].values())
+    with np.load(tmp_path / "a" / H.FILES["rcv1"], allow_pickle=False) as z:
+        assert all(z[k].dtype != object for k in z.files)
+    again = H.build(tmp_path / "b", raw, manifest=manifest)  # byte-identical rebuilds
+    assert again["sha256"] == result["sha256"]
+    # a raw file changed after the manifest was written fails its checksum
+    (raw / "rcv1" / "rcv1.label_meaning").write_text("CCAT: X\n")
+    with pytest.raises(DataError, match="checksum mismatch for rcv1/rcv1.label_meaning"):
+        H.build(tmp_path / "c", raw, manifest=manifest)

@@ -1,6 +1,7 @@
 """Regression tests of issue 16 for :mod:`mlgeom.hierarchical`."""
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from mlgeom.hierarchical import rcv1 as R
 from mlgeom.hierarchical.shipped import rcv1_taxonomy
 from mlgeom.hierarchical.taxonomy import Taxonomy, TaxonomyError
 from mlgeom.hierarchical.text_vectors import tokenize
+from tests.hierarchical.fixture_data import fetch_rcv1_bunch, ohsumed_root, paper_like_result
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -72,3 +74,57 @@ def test_ohsumed_corpus_blames_min_count_not_the_taxonomy():
         O.ohsumed_corpus(recs, mt, min_count=100_000)
     with pytest.raises(ValueError, match="min_count must be an integer >= 1; got 0"):
         O.ohsumed_corpus(recs, mt, min_count=0)
+
+
+def test_load_ohsumed_checks_years_and_mesh_year_before_reading(tmp_path):
+    root, manifest = ohsumed_root(tmp_path)
+    # were: DataError "cannot read .../ohsumed.86" (or ohsumed.8 for "87"), a duplicate record
+    # id, and "no record has a MeSH heading" for no years
+    for years, match in [
+        ((86, 87), r"years must hold integers >= 87 and <= 91; got 86.0"),
+        ((92,), r"years must hold integers >= 87 and <= 91; got 92.0"),
+        ([87.5], r"years must hold integers; got 87.5"),
+        ((87, 88, 87), r"years must be distinct; got \[87, 88, 87\]"),
+        ("87", r"years must be a sequence of years among 87-91; got '87'"),
+        ((), r"years must have at least 1 element"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            O.load_ohsumed(years=years, root=root, manifest=manifest)
+    # were: DataError "cannot read .../mtrees2000.bin" (2005: not in this manifest), and "1997"
+    # read mtrees1997.bin silently
+    listed = r"mesh_year must be one of the MeSH years the manifest lists \(1997\); got"
+    for mesh_year in (2005, 2000, "1997", 1997.0, True):
+        with pytest.raises(ValueError, match=listed):
+            O.load_ohsumed(mesh_year=mesh_year, root=root, manifest=manifest)
+    # the project's manifest lists two MeSH years; the checks come before the data lookup
+    with pytest.raises(ValueError, match=r"lists \(1997, 2005\); got 2000"):
+        O.load_ohsumed(mesh_year=2000, root=tmp_path / "nothing")
+    corpus, rep = O.load_ohsumed(years=[np.int64(88), 87.0], root=root, manifest=manifest)
+    assert rep["records"] == 12 and "OHSUMED 88, 87 " in corpus.provenance
+
+
+def test_corpus_from_sklearn_checks_its_arguments_first():
+    bunch, G = fetch_rcv1_bunch(), rcv1_taxonomy()
+    with pytest.raises(ValueError, match="n_docs must be an integer >= 1; got '2'"):
+        R.corpus_from_sklearn(bunch, G, n_docs="2")  # was: "Cannot specify ',' with 's'."
+    with pytest.raises(ValueError, match="n_docs must be an integer >= 1; got None"):
+        R.corpus_from_sklearn(bunch, G, n_docs=None)
+    with pytest.raises(TypeError, match="taxonomy must be a Taxonomy; got list"):
+        R.corpus_from_sklearn(bunch, list(G.names), n_docs=2)
+    with pytest.raises(TypeError, match="SimpleNamespace has no target_names"):
+        R.corpus_from_sklearn(SimpleNamespace(data=0, target=0, sample_id=0), G, n_docs=2)
+    assert R.corpus_from_sklearn(bunch, G, n_docs=2).doc_ids.tolist() == [2286, 2287]
+
+
+def test_record_table1_claims_names_paper_ds_and_records_nothing(tmp_path):
+    from mlgeom.book.claims import ClaimsRecord
+    from mlgeom.hierarchical import experiments as ex
+
+    record = ClaimsRecord("hierarchical_classification", "book", directory=tmp_path)
+    for bad in ("Reuters", None):
+        msg = f"paper_ds must be one of 'RCV1', 'OHSUMED'; got {bad!r}"
+        with pytest.raises(ValueError, match=msg):
+            ex.record_table1_claims(record, "rcv1-sample", paper_like_result(), bad, "4", "n/a")
+    assert len(record) == 0  # None was a KeyError after recording the six orderings
+    ex.record_table1_claims(record, "rcv1-sample", paper_like_result(), "RCV1", "4", "n/a")
+    assert len(record) == 24

@@ -34,7 +34,13 @@ import pandas as pd
 import scipy.sparse as sp
 
 from mlgeom._frozen import freeze_arrays
-from mlgeom._validation import check_int_vector, check_matrix, check_positive_int, check_real
+from mlgeom._validation import (
+    check_in,
+    check_int_vector,
+    check_matrix,
+    check_positive_int,
+    check_real,
+)
 from mlgeom.book import claims as C
 from mlgeom.hierarchical.label_model import (
     BOUND_CONSTANT,
@@ -1156,6 +1162,7 @@ def record_table1_claims(
     """
     from mlgeom.stats import mean_interval, paired_interval
 
+    paper_ds = check_in(paper_ds, "paper_ds", tuple(PAPER_TABLE1))
     t1 = table1(result, paper_ds)
     per = split_losses(result)
     if EMPTY not in per.columns:

@@ -34,11 +34,13 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_positive_int
+from mlgeom._validation import check_int_vector, check_positive_int
 from mlgeom.book.data import DataError, Dataset, load_manifest, require
 from mlgeom.hierarchical.corpus import CorpusFormatError, HierarchicalCorpus
 from mlgeom.hierarchical.taxonomy import Taxonomy
@@ -58,8 +60,10 @@ __all__ = [
     "MeshSubtree",
 ]
 
+#: The years of the full collection (``ohsumed.87`` … ``ohsumed.91``).
+OHSUMED_YEARS = (87, 88, 89, 90, 91)
 #: The full collection: TREC-9 filtering track files (348,566 records in all).
-OHSUMED_FILES = tuple(f"ohsumed/ohsumed.{y}" for y in (87, 88, 89, 90, 91))
+OHSUMED_FILES = tuple(f"ohsumed/ohsumed.{y}" for y in OHSUMED_YEARS)
 QUALITY_OF_HEALTH_CARE = "N05.715"
 _FIELDS = (".I", ".U", ".S", ".M", ".T", ".P", ".W", ".A")
 _SOURCES = (
@@ -454,6 +458,36 @@ def ohsumed_corpus(
     return corpus, report
 
 
+def _check_years(years: Any) -> tuple[int, ...]:
+    """Return the OHSUMED years asked for: distinct integers among :data:`OHSUMED_YEARS`."""
+    lo, hi = OHSUMED_YEARS[0], OHSUMED_YEARS[-1]
+    if isinstance(years, str):
+        raise ValueError(f"years must be a sequence of years among {lo}-{hi}; got {years!r}")
+    arr = check_int_vector(years, "years", minimum=lo, maximum=hi)
+    if np.unique(arr).size != arr.size:
+        raise ValueError(f"years must be distinct; got {arr.tolist()}")
+    return tuple(int(y) for y in arr)
+
+
+def _check_mesh_year(mesh_year: Any, datasets: dict[str, Dataset]) -> int:
+    """Return ``mesh_year`` if the manifest's ``mesh-trees`` lists its ``mtrees<YEAR>.bin``."""
+    ds = datasets.get("mesh-trees")
+    listed = ds.files if ds is not None else {}
+    found = (re.fullmatch(r"mesh/mtrees(\d{4})\.bin", rel) for rel in listed)
+    years = sorted(int(m.group(1)) for m in found if m)
+    if (
+        isinstance(mesh_year, bool)
+        or not isinstance(mesh_year, Integral)
+        or int(mesh_year) not in years
+    ):
+        shown = ", ".join(map(str, years)) or "none"
+        raise ValueError(
+            f"mesh_year must be one of the MeSH years the manifest lists ({shown}); "
+            f"got {mesh_year!r}"
+        )
+    return int(mesh_year)
+
+
 def load_ohsumed(
     *,
     years: Sequence[int] = (87, 88, 89, 90, 91),
@@ -465,15 +499,21 @@ def load_ohsumed(
 
     Needs the manifest datasets ``ohsumed-full`` (``ohsumed/ohsumed.87`` … ``.91``) and
     ``mesh-trees``; the OHSUMED files have no published checksum, so they are checked by
-    their format (every line must parse, ids unique) instead.
+    their format (every line must parse, ids unique) instead. ``years`` are distinct years
+    among 87 … 91 (the records read); ``mesh_year`` one whose ``mesh/mtrees<YEAR>.bin`` the
+    manifest lists.
 
     Raises
     ------
+    ValueError
+        If ``years`` or ``mesh_year`` is not one of those.
     DataError
         One message naming the missing files, their official sources and terms, and
         ``$MLGEOM_DATA``.
     """
     datasets = manifest if manifest is not None else load_manifest()
+    years = _check_years(years)
+    mesh_year = _check_mesh_year(mesh_year, datasets)
     wanted = [f"ohsumed/ohsumed.{y}" for y in years]
     try:
         base = require("ohsumed-full", manifest=datasets, root=root)

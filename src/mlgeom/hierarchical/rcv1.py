@@ -437,6 +437,15 @@ def corpus_from_sklearn(
 
     ``bunch`` needs ``data``, ``target``, ``sample_id`` and ``target_names``.
     """
+    n_docs = check_positive_int(n_docs, "n_docs")
+    if not isinstance(taxonomy, Taxonomy):
+        raise TypeError(f"taxonomy must be a Taxonomy; got {type(taxonomy).__name__}")
+    lacking = [a for a in ("data", "target", "sample_id", "target_names") if not hasattr(bunch, a)]
+    if lacking:
+        raise TypeError(
+            "bunch must be a fetch_rcv1 result (data, target, sample_id, target_names); "
+            f"{type(bunch).__name__} has no {', '.join(lacking)}"
+        )
     names = [str(s) for s in bunch.target_names]
     unknown = [s for s in names if s not in set(taxonomy.names)]
     if unknown:

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from mlgeom.book.data import DataError, load_manifest, require, sha256
+from mlgeom.book.data import DataError, Dataset, load_manifest, require, sha256
 from mlgeom.book.paths import project_root
 from mlgeom.hierarchical.corpus import HierarchicalCorpus, label_statistics
 from mlgeom.hierarchical.ohsumed import ohsumed_corpus, read_mtrees, read_sample_folder
@@ -258,7 +258,12 @@ def _write_csv(path: Path, header: list[str], rows: list[list[Any]]) -> None:
         w.writerows(rows)
 
 
-def build(out: str | os.PathLike | None = None, raw: str | os.PathLike | None = None) -> dict:
+def build(
+    out: str | os.PathLike | None = None,
+    raw: str | os.PathLike | None = None,
+    *,
+    manifest: dict[str, Dataset] | None = None,
+) -> dict:
     """Rebuild the shipped files from the raw copies.
 
     Parameters
@@ -267,6 +272,9 @@ def build(out: str | os.PathLike | None = None, raw: str | os.PathLike | None = 
         Output folder (default: the project's ``data/hierarchical``).
     raw : path-like, optional
         Folder holding ``rcv1/``, ``ohsumed/`` and ``mesh/`` (default: ``$MLGEOM_DATA``).
+    manifest : dict, optional
+        Parsed manifest listing the raw files and their checksums (default:
+        :func:`mlgeom.book.data.load_manifest`); tests pass one listing fixture files.
 
     Returns
     -------
@@ -278,7 +286,7 @@ def build(out: str | os.PathLike | None = None, raw: str | os.PathLike | None = 
     mlgeom.book.data.DataError
         If a raw dataset is missing or fails its checksum.
     """
-    manifest = load_manifest()
+    manifest = manifest if manifest is not None else load_manifest()
     base = require("rcv1-hierarchy", manifest=manifest, root=raw)
     require("rcv1-sample", manifest=manifest, root=raw)
     require("ohsumed-sample", manifest=manifest, root=raw)
