@@ -142,3 +142,42 @@ def test_the_status_page_names_each_verdict_by_kind(claim, text):
     ext = _load("claims_status")
     node = ext._verdict(claim)
     assert node.astext() == text and "claim-verdict" in node["classes"]
+
+
+def test_status_tables_refuse_mismatched_columns():
+    """A table whose widths or rows disagree with its headers is refused with a clear message.
+
+    (A summary table with 10 headers and 8 widths crashed docutils' HTML writer with an
+    IndexError deep inside the build.)
+    """
+    from docutils import nodes
+
+    ext = _load("claims_status")
+    ok = ext._table(["a", "b"], [1, 1], [[nodes.Text("x"), nodes.Text("y")]], ["t"])
+    assert isinstance(ok, nodes.table)
+    with pytest.raises(ValueError, match="2 headers, 1 widths"):
+        ext._table(["a", "b"], [1], [], ["t"])
+    with pytest.raises(ValueError, match=r"rows of \[1\] cells"):
+        ext._table(["a", "b"], [1, 1], [[nodes.Text("x")]], ["t"])
+
+
+def test_status_summary_has_one_width_per_column():
+    import ast
+
+    ext = _load("claims_status")
+    src = (ROOT / "book" / "_ext" / "claims_status.py").read_text()
+    call = next(
+        n
+        for n in ast.walk(ast.parse(src))
+        if isinstance(n, ast.Call)
+        and getattr(n.func, "id", "") == "_table"
+        and any(
+            isinstance(a, ast.List)
+            and len(a.elts)
+            and isinstance(a.elts[0], ast.Constant)
+            and a.elts[0].value == "Notebook"
+            for a in n.args
+        )
+    )
+    widths = call.args[1]
+    assert len(widths.elts) == len(ext.COUNT_COLUMNS) + 2
