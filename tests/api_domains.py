@@ -106,6 +106,16 @@ class Skip:
         return []
 
 
+@dataclass(frozen=True)
+class Instance:
+    """An object of one class: probed with a look-alike of another type (a list, a string)."""
+
+    cls_name: str
+
+    def probes(self, valid: Any) -> list[Any]:
+        return [[-1, 0, 0], f"not-a-{self.cls_name}"]
+
+
 SEED = Skip("a seed: anything numpy.random.default_rng accepts (checked by as_generator)")
 FLAG = Skip("a bool flag")
 NAME = Skip("a free-form label stored in the result")

@@ -22,6 +22,7 @@ from tests.api_domains import (
     SEED,
     Array,
     Choice,
+    Instance,
     Int,
     Real,
     Skip,
@@ -37,7 +38,7 @@ def _method(factory: Any, attr: str, valid: dict, **domains: Any) -> Spec:
     return Spec(lambda: getattr(factory(), attr), lambda: dict(valid), domains)
 
 
-TAX = Skip("a Taxonomy (anything else is refused with TypeError: regression tests)")
+TAX = Instance("Taxonomy")
 MODEL = Skip("a HierarchicalLabelModel")
 CORPUS = Skip("a HierarchicalCorpus")
 RESULT = Skip("a ProtocolResult")

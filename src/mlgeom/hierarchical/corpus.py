@@ -24,7 +24,7 @@ import scipy.sparse as sp
 
 from mlgeom._validation import check_positive_int
 from mlgeom.book.data import DataError
-from mlgeom.hierarchical.taxonomy import Taxonomy
+from mlgeom.hierarchical.taxonomy import Taxonomy, check_taxonomy
 from mlgeom.random import Seed, spawn
 
 __all__ = [
@@ -78,6 +78,7 @@ class HierarchicalCorpus:
     provenance: str = field(default="")
 
     def __post_init__(self) -> None:
+        check_taxonomy(self.taxonomy)
         X = sp.csr_matrix(self.X, dtype=np.float64)
         V = sp.csr_matrix(self.V, dtype=np.int8)
         ids = np.asarray(self.doc_ids, dtype=np.int64).reshape(-1)
@@ -167,6 +168,7 @@ def paths_per_document(V: Any, taxonomy: Taxonomy) -> np.ndarray:
     A multilabel respecting G is a union of root-starting paths (Section 2); its number of
     (maximal) paths is the number of its positive nodes with no positive child.
     """
+    check_taxonomy(taxonomy)
     Vb = taxonomy.as_multilabels(V, "V")
     has_pos_child = np.zeros_like(Vb)
     child = np.flatnonzero(taxonomy.parent >= 0)
@@ -196,6 +198,7 @@ def label_statistics(V: Any, taxonomy: Taxonomy, X: Any = None) -> dict[str, Any
         ``docs_without_label``; ``depth_distribution`` of the taxonomy's nodes; with ``X``,
         ``nnz_per_doc`` (mean, median, 5% and 95% quantiles).
     """
+    check_taxonomy(taxonomy)
     Vb = taxonomy.as_multilabels(V, "V")
     n = Vb.shape[0]
     count = Vb.sum(axis=0).astype(np.int64)

@@ -56,7 +56,7 @@ from mlgeom.hierarchical.losses import (
     symmetric_difference_loss,
     zero_one_loss,
 )
-from mlgeom.hierarchical.taxonomy import Taxonomy
+from mlgeom.hierarchical.taxonomy import Taxonomy, check_taxonomy
 from mlgeom.parallel import pmap
 from mlgeom.random import Seed, as_generator, spawn
 
@@ -292,6 +292,7 @@ def rcv1_like_forest() -> Taxonomy:
 
 def orthonormal_model(taxonomy: Taxonomy, d: int, *, seed: Seed) -> HierarchicalLabelModel:
     r"""Return a Section 5 model with random orthonormal :math:`\mathbf u_i` (``d >= N``)."""
+    check_taxonomy(taxonomy)
     N = taxonomy.n_nodes
     d = check_positive_int(d, "d", minimum=N)
     rng = as_generator(seed)
@@ -335,6 +336,7 @@ def margin_floor_instances(
 
 def random_model(taxonomy: Taxonomy, d: int, *, seed: Seed) -> HierarchicalLabelModel:
     r"""Return a Section 5 model with independent uniformly random unit vectors."""
+    check_taxonomy(taxonomy)
     d = check_positive_int(d, "d")
     rng = as_generator(seed)
     U = rng.standard_normal((taxonomy.n_nodes, d))
@@ -444,6 +446,7 @@ def hrls_primal(taxonomy: Taxonomy, X: Any, V: Any) -> HRLSRun:
     -------
     HRLSRun
     """
+    check_taxonomy(taxonomy)
     X = check_matrix(X, "X")
     Vb = taxonomy.as_multilabels(V, "V")
     if Vb.shape[0] != X.shape[0]:

@@ -46,7 +46,7 @@ import scipy.sparse as sp
 from mlgeom._frozen import freeze_arrays
 from mlgeom._validation import check_multilabels, check_positive_int
 from mlgeom.hierarchical.losses import _check_costs
-from mlgeom.hierarchical.taxonomy import Taxonomy
+from mlgeom.hierarchical.taxonomy import Taxonomy, check_taxonomy
 from mlgeom.random import Seed, as_generator
 
 __all__ = [
@@ -121,8 +121,7 @@ class HierarchicalLabelModel:
     """
 
     def __init__(self, taxonomy: Taxonomy, U: Any) -> None:
-        if not isinstance(taxonomy, Taxonomy):
-            raise TypeError(f"taxonomy must be a Taxonomy; got {type(taxonomy).__name__}")
+        check_taxonomy(taxonomy)
         try:
             Ua = np.array(U, dtype=float)
         except (TypeError, ValueError) as exc:
@@ -276,6 +275,7 @@ def subtree_costs(taxonomy: Taxonomy, costs: Any = None) -> np.ndarray:
     >>> subtree_costs(Taxonomy([-1, 0, 0, 1])).tolist()
     [4.0, 2.0, 1.0, 1.0]
     """
+    check_taxonomy(taxonomy)
     c = _check_costs(costs, taxonomy.n_nodes).copy()
     par = taxonomy.parent
     for i in taxonomy.order[::-1]:

@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mlgeom._validation import check_multilabels, check_real
-from mlgeom.hierarchical.taxonomy import Taxonomy
+from mlgeom.hierarchical.taxonomy import Taxonomy, check_taxonomy
 
 __all__ = [
     "HMistakes",
@@ -151,6 +151,7 @@ def ancestors_agree(Yhat: Any, V: Any, taxonomy: Taxonomy) -> np.ndarray:
     True at the roots (no ancestors). Computed top-down in one pass over
     :attr:`Taxonomy.order`.
     """
+    check_taxonomy(taxonomy)
     yh, v = _pair(Yhat, V, taxonomy)
     return _agree(yh == v, taxonomy)
 
@@ -172,6 +173,7 @@ def h_loss_nodes(Yhat: Any, V: Any, taxonomy: Taxonomy) -> np.ndarray:
     Node :math:`i` is charged iff :math:`\hat y_i \ne v_i` and :math:`\hat y_j = v_j` for every
     :math:`j \in \mathrm{ANC}(i)`: the first disagreement on every root-to-leaf path.
     """
+    check_taxonomy(taxonomy)
     yh, v = _pair(Yhat, V, taxonomy)
     diff = yh != v
     return diff & _agree(~diff, taxonomy)
@@ -208,6 +210,7 @@ def h_loss(Yhat: Any, V: Any, taxonomy: Taxonomy, costs: Any = None) -> np.ndarr
     >>> h_loss([[0, 0, 0], [1, 1, 0]], [[1, 1, 1], [1, 0, 1]], G).tolist()
     [1.0, 2.0]
     """
+    check_taxonomy(taxonomy)
     c = _check_costs(costs, taxonomy.n_nodes)
     return h_loss_nodes(Yhat, V, taxonomy) @ c
 
@@ -226,6 +229,7 @@ def h_loss_mistakes(Yhat: Any, V: Any, taxonomy: Taxonomy) -> HMistakes:
     HMistakes
         ``fp`` and ``fn``, each ``(N,)`` int64.
     """
+    check_taxonomy(taxonomy)
     yh, v = _pair(Yhat, V, taxonomy)
     ok = _agree(yh & v, taxonomy)  # every ancestor j has ŷ_j = v_j = 1
     fp = (yh & ~v & ok).sum(axis=0).astype(np.int64)
@@ -241,6 +245,7 @@ def per_depth_mistakes(Yhat: Any, V: Any, taxonomy: Taxonomy) -> dict[str, np.nd
     dict
         ``{"FP": (max_depth + 1,) int64, "FN": (max_depth + 1,) int64}``.
     """
+    check_taxonomy(taxonomy)
     m = h_loss_mistakes(Yhat, V, taxonomy)
     nd = taxonomy.max_depth + 1
     depth = taxonomy.depth
@@ -271,6 +276,7 @@ def sibling_costs(taxonomy: Taxonomy, *, recursive: bool = False) -> np.ndarray:
     >>> sibling_costs(Taxonomy([-1, -1, 0, 0, 0])).tolist()
     [0.5, 0.5, 0.3333333333333333, 0.3333333333333333, 0.3333333333333333]
     """
+    check_taxonomy(taxonomy)
     par = taxonomy.parent
     n_roots = len(taxonomy.roots)
     c = np.empty(taxonomy.n_nodes)
@@ -297,5 +303,6 @@ def depth_costs(taxonomy: Taxonomy, decay: float) -> np.ndarray:
     >>> depth_costs(Taxonomy([-1, 0, 1]), 0.5).tolist()
     [1.0, 0.5, 0.25]
     """
+    check_taxonomy(taxonomy)
     d = check_real(decay, "decay", low=0.0, high=1.0, low_inclusive=False)
     return d ** taxonomy.depth.astype(float)

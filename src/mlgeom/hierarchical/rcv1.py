@@ -37,7 +37,7 @@ import scipy.sparse as sp
 from mlgeom._validation import check_positive_int
 from mlgeom.book.data import DataError, Dataset, data_dir, load_manifest, require
 from mlgeom.hierarchical.corpus import CorpusFormatError, HierarchicalCorpus
-from mlgeom.hierarchical.taxonomy import Taxonomy, TaxonomyError
+from mlgeom.hierarchical.taxonomy import Taxonomy, TaxonomyError, check_taxonomy
 from mlgeom.hierarchical.text_vectors import normalize_rows
 
 __all__ = [
@@ -318,6 +318,7 @@ def corpus_from_vectors(
         If ``doc_ids`` and ``X`` disagree on the number of documents, or fewer than
         ``n_docs`` documents are given.
     """
+    check_taxonomy(taxonomy)
     ids = np.asarray(doc_ids, dtype=np.int64)
     n_docs = ids.size if n_docs is None else check_positive_int(n_docs, "n_docs")
     if np.unique(ids).size != ids.size:
@@ -438,8 +439,7 @@ def corpus_from_sklearn(
     ``bunch`` needs ``data``, ``target``, ``sample_id`` and ``target_names``.
     """
     n_docs = check_positive_int(n_docs, "n_docs")
-    if not isinstance(taxonomy, Taxonomy):
-        raise TypeError(f"taxonomy must be a Taxonomy; got {type(taxonomy).__name__}")
+    check_taxonomy(taxonomy)
     lacking = [a for a in ("data", "target", "sample_id", "target_names") if not hasattr(bunch, a)]
     if lacking:
         raise TypeError(

@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from mlgeom._frozen import freeze_arrays
 from mlgeom._validation import check_positive_int, check_real
 from mlgeom.hierarchical.corpus import HierarchicalCorpus, _respects, label_statistics
-from mlgeom.hierarchical.taxonomy import Taxonomy
+from mlgeom.hierarchical.taxonomy import Taxonomy, check_taxonomy
 from mlgeom.hierarchical.text_vectors import normalize_rows
 from mlgeom.random import Seed, spawn
 
@@ -334,6 +334,8 @@ def synthetic_rcv1_like(
     HierarchicalCorpus or (HierarchicalCorpus, SyntheticDesign)
         ``doc_ids`` are ``0 … n_docs - 1`` (documents are i.i.d.; their order is their "time").
     """
+    if taxonomy is not None:
+        check_taxonomy(taxonomy)
     from mlgeom.hierarchical.label_model import HierarchicalLabelModel
 
     n_docs = check_positive_int(n_docs, "n_docs")

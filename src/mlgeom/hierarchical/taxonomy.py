@@ -469,3 +469,18 @@ class Taxonomy:
                 )
             parents.append(-1 if p < 0 else new_index[p])
         return Taxonomy(parents, [self._names[o] for o in keep_arr]), keep_arr
+
+
+def check_taxonomy(taxonomy: Any, name: str = "taxonomy") -> Taxonomy:
+    """Return ``taxonomy`` if it is a :class:`Taxonomy`; raise ``TypeError`` naming it otherwise.
+
+    The public functions that take a taxonomy call this first, so that a parent list or a file
+    name passed by mistake is refused with one message instead of an ``AttributeError`` from
+    inside (build one with :class:`Taxonomy` or :meth:`Taxonomy.from_edge_file`).
+    """
+    if not isinstance(taxonomy, Taxonomy):
+        raise TypeError(
+            f"{name} must be a Taxonomy; got {type(taxonomy).__name__} {taxonomy!r:.60} "
+            "(build one with Taxonomy(parent) or Taxonomy.from_edge_file)"
+        )
+    return taxonomy
