@@ -624,3 +624,20 @@ def test_a_not_comparable_check_is_shown_but_not_counted(tmp_path):
     path.write_text(bad)
     with pytest.raises(ValueError, match="only a check can be marked not_comparable"):
         load_registry("nb", path)
+
+
+def test_few_replicates_explains_an_interval_over_few_splits(tmp_path):
+    path = tmp_path / "nb.toml"
+    path.write_text(
+        'notebook = "nb"\n\n[[claim]]\nid = "t.split"\nkind = "check"\n'
+        'statement = "over the paper\'s 5 splits"\ncriterion = "< 0"\njudge = "interval"\n'
+        'few_replicates = "the paper\'s protocol has 5 disjoint splits"\n'
+    )
+    entry = load_registry("nb", path)["t.split"]
+    assert entry.few_replicates == "the paper's protocol has 5 disjoint splits"
+    path.write_text(path.read_text().replace('judge = "interval"\n', ""))
+    with pytest.raises(ValueError, match="few_replicates explains an interval.*'point'"):
+        load_registry("nb", path)
+    path.write_text(path.read_text().replace('"the paper\'s protocol has 5 disjoint splits"', '""'))
+    with pytest.raises(ValueError, match="'few_replicates' must be a non-empty string"):
+        load_registry("nb", path)

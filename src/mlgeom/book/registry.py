@@ -16,6 +16,10 @@ chapter, so that a change of criterion is a diff of its own::
     judge = "point"                 # or "interval": judged on the 95% interval over seeds
     section = "primer-perceptron"
 
+An interval claim measured over fewer than 10 seeds or splits (the book's default) says why in
+``few_replicates = "why"``: e.g. a paper protocol of 5 disjoint splits, where more splits would
+change what is compared. The t interval over few replicates is wider, never narrower.
+
 A ``check`` may carry ``not_comparable = "why"``: a number shown beside the paper's on data that
 are not the paper's. It is computed and stored but counted apart, never as a pass or a failure.
 
@@ -75,6 +79,7 @@ _ENTRY_KEYS = {
     "note",
     "note_if_fails",
     "not_comparable",
+    "few_replicates",
 }
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _OPERAND = rf"(?:{_NUMBER}|[A-Za-z_][A-Za-z_0-9]*)"
@@ -301,6 +306,7 @@ class RegistryEntry:
     note: str | None = None
     note_if_fails: str | None = None
     not_comparable: str | None = None
+    few_replicates: str | None = None
 
 
 @dataclass(frozen=True)
@@ -351,6 +357,7 @@ def _entry(path: Path, i: int, raw: Any) -> RegistryEntry:
         "note",
         "note_if_fails",
         "not_comparable",
+        "few_replicates",
     ):
         if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
             raise ValueError(f"{where}: {key!r} must be a non-empty string; got {raw[key]!r}")
@@ -370,6 +377,10 @@ def _entry(path: Path, i: int, raw: Any) -> RegistryEntry:
         raise ValueError(
             f"{where}: only a check can be marked not_comparable (a comparison shown beside the "
             f"paper's number, not counted); kind is {raw['kind']!r}"
+        )
+    if "few_replicates" in raw and judge != "interval":
+        raise ValueError(
+            f"{where}: few_replicates explains an interval over few seeds; judge is {judge!r}"
         )
     if "note" in raw and "note_if_fails" in raw:
         raise ValueError(f"{where}: give 'note' or 'note_if_fails', not both")
@@ -397,6 +408,7 @@ def _entry(path: Path, i: int, raw: Any) -> RegistryEntry:
         note=raw.get("note"),
         note_if_fails=raw.get("note_if_fails"),
         not_comparable=raw.get("not_comparable"),
+        few_replicates=raw.get("few_replicates"),
     )
 
 
