@@ -45,11 +45,16 @@ def record(nb, profile):
 
 
 def pairs(nb, profile):
-    """Each registry entry with its record claim (ids must match first)."""
+    """Each registry entry with its record claim (ids must match first).
+
+    A ``paper`` snapshot may lag behind the registry by claims added since it was run (the
+    status page shows "—" for them); what it does measure must be registered, as registered.
+    """
     reg, rec = registry(nb), record(nb, profile)
     claims = {c["id"]: c for c in rec["claims"]}
-    assert list(claims) == list(reg.entries), "ids differ; see test_record_ids_are_the_registry_ids"
-    return [(reg[cid], claims[cid]) for cid in reg.entries]
+    expected = [cid for cid in reg.entries if profile == "book" or cid in claims]
+    assert list(claims) == expected, "ids differ; see test_record_ids_are_the_registry_ids"
+    return [(reg[cid], claims[cid]) for cid in expected]
 
 
 @pytest.mark.parametrize("nb", NOTEBOOKS)
@@ -71,7 +76,10 @@ def test_record_ids_are_the_registry_ids_in_order(nb, profile):
     extra = sorted(set(measured) - set(registered))
     assert not extra, f"measured but not in the registry: {extra}"
     never = sorted(set(registered) - set(measured))
-    assert not never, f"in the registry but never measured: {never}"
+    if profile == "book":
+        assert not never, f"in the registry but never measured: {never}"
+    else:  # a paper snapshot may predate claims added since (shown as "—"), in registry order
+        registered = [cid for cid in registered if cid not in never]
     assert measured == registered
 
 
