@@ -86,3 +86,22 @@ def test_halfplane_sweep_shapes_and_ranges():
 def test_bad_inputs_reach_the_validating_functions():
     with pytest.raises(ValueError, match="gamma"):
         primer.mistake_bound_sweep([1.5], 10, 2, 1, seed=0)
+
+
+def test_novikoff_alignment_on_a_hand_computed_run():
+    # w = x1 = (0.5, 0.8); x2 = (0.6, -0.8) is violated (0.3 - 0.64 < 0), so w = (1.1, 0) after
+    # t = 1 update, then a clean cycle: <w, w*> = 1.1 against γ(t + 1) = 0.5 · 2 = 1.
+    X, y = [[0.5, 0.8], [0.6, -0.8]], [1, 1]
+    assert primer.novikoff_alignment(X, y, [1.0, 0.0], 0.5) == pytest.approx(1.1)
+    with pytest.raises(ValueError, match="gamma"):
+        primer.novikoff_alignment(X, y, [1.0, 0.0], 1.5)
+    with pytest.raises(ValueError, match="w_star"):
+        primer.novikoff_alignment(X, y, [1.0, 0.0, 0.0], 0.5)
+
+
+def test_novikoff_alignment_sweep_matches_direct_calls():
+    table = primer.novikoff_alignment_sweep([0.2, 0.1], 100, 3, 2, seed=7)
+    assert list(table["gamma"]) == [0.2, 0.2, 0.1, 0.1]
+    X, y, w_star = perceptron.planted_margin_data(100, 3, 0.1, seed=spawn(spawn(7, 2)[1], 2)[0])
+    assert table["ratio"].iloc[2] == pytest.approx(primer.novikoff_alignment(X, y, w_star, 0.1))
+    assert (table["ratio"] >= 1).all()

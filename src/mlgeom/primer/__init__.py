@@ -68,6 +68,8 @@ __getattr__, __dir__, __all__ = attach(
             "max_margin_perceptron_sweep",
             "max_margin_seed_sweep",
             "mistake_bound_sweep",
+            "novikoff_alignment",
+            "novikoff_alignment_sweep",
             "per_seed_slopes",
             "planar_benchmarks",
             "plot_decision_regions",

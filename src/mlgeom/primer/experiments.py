@@ -53,6 +53,8 @@ __all__ = [
     "max_margin_perceptron_sweep",
     "max_margin_seed_sweep",
     "mistake_bound_sweep",
+    "novikoff_alignment",
+    "novikoff_alignment_sweep",
     "per_seed_slopes",
     "planar_benchmarks",
     "plot_decision_regions",
@@ -115,6 +117,94 @@ def _mistake_bound_run(task: tuple[float, int, int, np.random.Generator]) -> dic
         "converged": res.converged,
         "separates": bool(perceptron.margin(X, y, res.w) >= 0),
     }
+
+
+def novikoff_alignment(X: Any, y: Any, w_star: Any, gamma: float) -> float:
+    r"""Ratio :math:`\langle w, w^*\rangle / (\gamma (t + 1))` of the perceptron's final ``w``.
+
+    Novikoff's first step (slides "Geometry of Why Perceptron Works", in the form the proof
+    needs rather than the printed :math:`\gamma^2 t`): every added point :math:`y_i x_i` has
+    :math:`\langle y_i x_i, w^*\rangle \ge \gamma`, so after the start :math:`w = y_1 x_1`
+    and :math:`t` updates the unnormalised :math:`w` has
+    :math:`\langle w, w^*\rangle \ge \gamma (t + 1)`; the ratio is at least 1 whenever
+    ``w_star`` separates ``X`` with margin ``gamma``.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, d)
+        Points, one per row.
+    y : array_like of shape (n,)
+        Labels in ``{-1, +1}``.
+    w_star : array_like of shape (d,)
+        The unit normal that separates ``X`` with margin ``gamma``.
+    gamma : float
+        The margin of ``w_star``, in (0, 1).
+
+    Returns
+    -------
+    float
+        :math:`\langle w_{\text{raw}}, w^*\rangle / (\gamma (t + 1))` for the cyclic
+        perceptron (:func:`mlgeom.algorithms.perceptrons.perceptron`) run on ``X, y``.
+
+    Examples
+    --------
+    >>> novikoff_alignment([[0.5, 0.8], [0.6, -0.8]], [1, 1], [1.0, 0.0], 0.5)
+    1.1
+    """
+    X = check_matrix(X, "X")
+    w_star = check_vector(w_star, "w_star", size=X.shape[1])
+    gamma = check_real(gamma, "gamma", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    res = perceptron.perceptron(X, y)
+    return float(res.w_raw @ w_star) / (gamma * (res.n_updates + 1))
+
+
+def novikoff_alignment_sweep(
+    gammas: Sequence[float], n: int, d: int, reps: int, *, seed: Seed
+) -> pd.DataFrame:
+    r"""Novikoff's alignment ratio on planted-margin data sets, ``reps`` per margin.
+
+    Each data set is drawn by :func:`mlgeom.algorithms.perceptrons.planted_margin_data` from
+    its own stream (one child of ``seed`` per margin, one grandchild per data set, as in
+    :func:`mistake_bound_sweep`) and measured by :func:`novikoff_alignment`.
+
+    Parameters
+    ----------
+    gammas : sequence of float
+        Planted margins, each in (0, 1).
+    n, d : int
+        Points per data set and dimension.
+    reps : int
+        Data sets per margin.
+    seed : int or numpy.random.Generator
+        Root of the random streams.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set: ``gamma`` and ``ratio``
+        (:math:`\langle w, w^*\rangle / (\gamma (t + 1))`).
+    """
+    gammas = [
+        float(g)
+        for g in check_vector_in(
+            gammas, "gammas", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False
+        )
+    ]
+    n = check_positive_int(n, "n")
+    d = check_positive_int(d, "d")
+    reps = check_positive_int(reps, "reps")
+    tasks = [
+        (gamma, n, d, rep_rng)
+        for gamma, rng in zip(gammas, spawn(seed, len(gammas)), strict=True)
+        for rep_rng in spawn(rng, reps)
+    ]
+    return pd.DataFrame(pmap(_alignment_run, tasks, desc="perceptron: alignment ⟨w, w*⟩"))
+
+
+def _alignment_run(task: tuple[float, int, int, np.random.Generator]) -> dict[str, Any]:
+    gamma, n, d, rng = task
+    X, y, w_star = perceptron.planted_margin_data(n, d, gamma, seed=rng)
+    return {"gamma": gamma, "ratio": novikoff_alignment(X, y, w_star, gamma)}
 
 
 @dataclass(frozen=True, eq=False)
