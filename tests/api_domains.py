@@ -1133,6 +1133,23 @@ def _scope_primer(X2: np.ndarray, Y2: np.ndarray) -> dict[str, Spec]:
         seed=SEED,
         oversample=Real(1.0, low_open=True),
     )
+    reg["mlgeom.primer.novikoff_alignment"] = fn(
+        P.novikoff_alignment,
+        {"X": [[0.5, 0.8], [0.6, -0.8]], "y": [1.0, 1.0], "w_star": [1.0, 0.0], "gamma": 0.5},
+        X=Array(),
+        y=Array(),
+        w_star=Array(),
+        gamma=Real(0.0, 1.0, low_open=True, high_open=True),
+    )
+    reg["mlgeom.primer.novikoff_alignment_sweep"] = fn(
+        P.novikoff_alignment_sweep,
+        {"gammas": [0.3], "n": 20, "d": 2, "reps": 1, "seed": 0},
+        gammas=Array(),
+        n=Int(1),
+        d=Int(1),
+        reps=Int(1),
+        seed=SEED,
+    )
     reg["mlgeom.primer.per_seed_slopes"] = fn(
         P.per_seed_slopes,
         {"x": [1.0, 2.0, 4.0], "values": np.array([[1.0, 2.0], [0.7, 1.5], [0.5, 1.0]])},
