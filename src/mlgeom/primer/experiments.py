@@ -89,6 +89,18 @@ def mistake_bound_sweep(
         One row per data set: ``gamma``, ``bound`` (:math:`1/\gamma^2`), ``updates``
         (including the initial :math:`w = y_1x_1`), ``converged``, ``separates``.
     """
+    tasks = _planted_margin_tasks(gammas, n, d, reps, seed)
+    return pd.DataFrame(pmap(_mistake_bound_run, tasks, desc="perceptron: margins × data sets"))
+
+
+def _planted_margin_tasks(
+    gammas: Sequence[float], n: int, d: int, reps: int, seed: Seed
+) -> list[tuple[float, int, int, np.random.Generator]]:
+    """Validate a planted-margin sweep and give one task per data set.
+
+    One child stream of ``seed`` per margin, one grandchild per data set (the layout the
+    mistake-bound and alignment sweeps share, so that each keeps its numbers).
+    """
     gammas = [
         float(g)
         for g in check_vector_in(
@@ -98,12 +110,11 @@ def mistake_bound_sweep(
     n = check_positive_int(n, "n")
     d = check_positive_int(d, "d")
     reps = check_positive_int(reps, "reps")
-    tasks = [
+    return [
         (gamma, n, d, rep_rng)
         for gamma, rng in zip(gammas, spawn(seed, len(gammas)), strict=True)
         for rep_rng in spawn(rng, reps)
     ]
-    return pd.DataFrame(pmap(_mistake_bound_run, tasks, desc="perceptron: margins × data sets"))
 
 
 def _mistake_bound_run(task: tuple[float, int, int, np.random.Generator]) -> dict[str, Any]:
@@ -184,20 +195,7 @@ def novikoff_alignment_sweep(
         One row per data set: ``gamma`` and ``ratio``
         (:math:`\langle w, w^*\rangle / (\gamma (t + 1))`).
     """
-    gammas = [
-        float(g)
-        for g in check_vector_in(
-            gammas, "gammas", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False
-        )
-    ]
-    n = check_positive_int(n, "n")
-    d = check_positive_int(d, "d")
-    reps = check_positive_int(reps, "reps")
-    tasks = [
-        (gamma, n, d, rep_rng)
-        for gamma, rng in zip(gammas, spawn(seed, len(gammas)), strict=True)
-        for rep_rng in spawn(rng, reps)
-    ]
+    tasks = _planted_margin_tasks(gammas, n, d, reps, seed)
     return pd.DataFrame(pmap(_alignment_run, tasks, desc="perceptron: alignment ⟨w, w*⟩"))
 
 
