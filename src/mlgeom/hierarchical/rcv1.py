@@ -18,6 +18,13 @@ Formats (Lewis, Yang, Rose & Li 2004, JMLR 5, online appendices), plain or gzip-
 * scikit-learn's ``fetch_rcv1`` cache (the same vectors and topics), read with
   ``download_if_missing=False`` when present.
 
+Under ``$MLGEOM_DATA/rcv1/`` each file is accepted gzipped or not, and the topics under the
+JMLR appendix's name ``rcv1-v2.topics.qrels`` or scikit-learn's/figshare's ``rcv1v2.topics.qrels``
+(:data:`_LYRL_FILES`). A gzip file whose SHA-256 is the one scikit-learn publishes for it is
+*verified*; the other forms have no published checksum and are *format-checked* (every line is
+parsed; ids must increase within and across the files); the corpus's provenance names each file
+read and how it was checked.
+
 Documents are ordered by id and the first ``n_docs`` kept; topic sets are closed upward (every
 ancestor of a topic is added; RCV1-v2's own assignments are already closed).
 """
