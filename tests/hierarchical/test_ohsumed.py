@@ -239,6 +239,8 @@ def test_load_ohsumed_verified_or_shape_checked_mesh(tmp_path):
     # the pinned copy given explicitly is verified
     _, rep4 = O.load_ohsumed(mesh_file=FIX / "mtrees_fixture.bin", root=root, manifest=manifest)
     assert rep4["mesh_check"] == "verified"
+    with pytest.raises(TypeError, match="mesh_file must be a path or None; got int"):
+        O.load_ohsumed(mesh_file=1997, root=root, manifest=manifest)
     # a line that is not 'Name;TreeNumber' is named with its file and line
     bad = tmp_path / "bad.bin"
     bad.write_text("Good;A01\nQuality of Health Care N05.715\n")

@@ -650,6 +650,8 @@ def load_ohsumed(
     ------
     ValueError
         If ``years`` or ``mesh_year`` is not one of those.
+    TypeError
+        If ``mesh_file`` is neither a path nor None.
     DataError
         One message naming the missing files, their official sources and terms, and
         ``$MLGEOM_DATA``; or (:class:`CorpusFormatError`) a file that does not parse, or a MeSH
@@ -660,6 +662,8 @@ def load_ohsumed(
     mesh_year = _check_mesh_year(mesh_year, datasets)
     wanted = [f"ohsumed/ohsumed.{y}" for y in years]
     base = Path(root).resolve() if root is not None else data_dir()
+    if mesh_file is not None and not isinstance(mesh_file, (str, os.PathLike)):
+        raise TypeError(f"mesh_file must be a path or None; got {type(mesh_file).__name__}")
     mesh_path = Path(mesh_file).expanduser() if mesh_file is not None else None
     full = datasets.get("ohsumed-full")
     if full is not None:  # only the years asked for are needed
