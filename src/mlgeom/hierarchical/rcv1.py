@@ -547,7 +547,7 @@ def _find_lyrl_files(
         if path is None:
             continue
         check = "format-checked"
-        if path.name in pinned or path.suffix == ".gz":
+        if path.suffix == ".gz":  # the only form with published checksums
             digest = sha256(path)
             if path.name in pinned and digest != pinned[path.name]:
                 raise DataError(
@@ -555,14 +555,10 @@ def _find_lyrl_files(
                     f"version; expected the SHA-256 {pinned[path.name]} scikit-learn publishes). "
                     f"It comes from {SOURCES}. Get it with: {datasets[DATASET].get}"
                 )
-            if _same_role(by_digest.get(digest), names):
+            if by_digest.get(digest) in names:
                 check = "verified"
         out[role] = (path, check)
     return out
-
-
-def _same_role(pinned_name: str | None, names: tuple[str, ...]) -> bool:
-    return pinned_name is not None and pinned_name in names
 
 
 def _lyrl_corpus(
