@@ -745,13 +745,23 @@ def _declare_data_folders(reg: dict, H: Any, pre: str) -> None:
 
     def ohsumed() -> dict:
         base, m = _folder("ohsumed", F.ohsumed_root)
-        return {"years": (87, 88), "mesh_year": 1997, "root": base, "manifest": m}
+        return {
+            "years": (87, 88),
+            "mesh_year": 1997,
+            "mesh_file": None,
+            "root": base,
+            "manifest": m,
+        }
 
     reg[pre + "load_ohsumed"] = fn(
         H.load_ohsumed,
         ohsumed,
         years=IntSubset((87, 88, 89, 90, 91)),
         mesh_year=IntIn((1997, 2005)),  # the MeSH years the project's manifest lists
+        mesh_file=Skip(
+            "a MeSH tree file or None (missing: DataError; neither the pinned copy nor of a "
+            "MeSH file's shape: CorpusFormatError naming it)"
+        ),
         root=root,
         manifest=manifest,
     )

@@ -66,6 +66,82 @@ def lyrl_root(folder: Path) -> tuple[Path, dict[str, Dataset]]:
     return root, manifest_with(folder, {DATASET: files})
 
 
+#: A document after the fixture's test part 0 (its topics are in the qrels fixture).
+PT_LAST_LINE = "26160  9:1.0\n"
+
+
+def lyrl_plain_root(folder: Path) -> tuple[Path, dict[str, Dataset]]:
+    """``folder/data``: the LYRL2004 fixtures uncompressed under the JMLR appendix's names,
+    the test documents spread over ``_test_pt0`` … ``_pt3`` (one more document in pt3), and
+    the project's manifest (whose checksums are those of the gzip files: none applies)."""
+    root = Path(folder) / "data"
+    (root / "rcv1").mkdir(parents=True)
+    shutil.copy(TRAIN, root / "rcv1" / TRAIN.name)
+    shutil.copy(QRELS, root / "rcv1" / "rcv1-v2.topics.qrels")
+    lines = PT0.read_text().splitlines(True)
+    parts = [lines[:2], lines[2:3], lines[3:4], [PT_LAST_LINE]]
+    for k, part in enumerate(parts):
+        (root / "rcv1" / f"lyrl2004_vectors_test_pt{k}.dat").write_text("".join(part))
+    return root, load_manifest(MANIFEST)
+
+
+def sklearn_rcv1_cache(folder: Path) -> Path:
+    """``folder/scikit_learn_data``: a ``fetch_rcv1`` cache of the LYRL2004 fixtures.
+
+    The layout scikit-learn's ``fetch_rcv1`` writes after downloading (``RCV1/samples_py3.pkl``
+    etc., joblib-compressed): the vectors of the train file then the test file as one CSR
+    matrix, the ``uint32`` ids in that order, the ``uint8`` topic matrix with its columns in
+    the order of the sorted topic names (all 103), and those names. Read back by the real
+    ``fetch_rcv1(data_home=..., download_if_missing=False)``.
+    """
+    import joblib
+
+    from mlgeom.hierarchical import rcv1 as R
+    from mlgeom.hierarchical.shipped import rcv1_taxonomy
+
+    ids1, X1 = R.read_vectors(TRAIN)
+    ids2, X2 = R.read_vectors(PT0)
+    X = sp.vstack([X1, X2], format="csr")
+    ids = np.concatenate([ids1, ids2]).astype(np.uint32)
+    topics = R.read_qrels(QRELS, rcv1_taxonomy())
+    names = np.array(sorted(rcv1_taxonomy().names), dtype=object)
+    col = {s: j for j, s in enumerate(names)}
+    y = np.zeros((ids.size, names.size), dtype=np.uint8)
+    for r, d in enumerate(ids):
+        for t in topics[int(d)]:
+            y[r, col[t]] = 1
+    home = Path(folder) / "scikit_learn_data"
+    (home / "RCV1").mkdir(parents=True)
+    joblib.dump(X, home / "RCV1" / "samples_py3.pkl", compress=9)
+    joblib.dump(ids, home / "RCV1" / "sample_id_py3.pkl", compress=9)
+    joblib.dump(sp.csr_array(y), home / "RCV1" / "sample_topics_py3.pkl", compress=9)
+    joblib.dump(names, home / "RCV1" / "topics_names_py3.pkl", compress=9)
+    return home
+
+
+#: The top-level positions (their 1997 names) above the fixture's tree numbers.
+MESH_1997_CATEGORIES = {
+    "C14": "Cardiovascular Diseases",
+    "E05": "Miscellaneous Techniques (Non MeSH)",
+    "N04": "Health Services Administration (Non MeSH)",
+    "N05": "Quality, Access, Evaluation (Non MeSH)",
+}
+
+
+def mesh_like_trees(path: Path, *, fillers: int = 110, crlf: bool = False) -> Path:
+    """Write a MeSH tree file of a whole file's shape: the top-level positions above the
+    fixture's tree numbers, the fixture's lines, then ``fillers``
+    invented descriptors below N05.715 (``Filler Descriptor k;N05.715.900.kkk``, under
+    ``Filler Group;N05.715.900``), so that the N05.715 subtree has a MeSH-like size."""
+    lines = [f"{name};{num}" for num, name in MESH_1997_CATEGORIES.items()]
+    lines += (OHSUMED / "mtrees_fixture.bin").read_text().splitlines()
+    lines.append("Filler Group;N05.715.900")
+    lines += [f"Filler Descriptor {k};N05.715.900.{k:03d}" for k in range(1, fillers + 1)]
+    path = Path(path)
+    path.write_bytes(("\r\n" if crlf else "\n").join(lines + [""]).encode("latin-1"))
+    return path
+
+
 def ohsumed_root(folder: Path) -> tuple[Path, dict[str, Dataset]]:
     """``folder/data``: the five OHSUMED years (the fixture's records, renumbered per year) and
     the fixture MeSH trees as ``mtrees1997.bin``, and a manifest listing that one MeSH file."""

@@ -4,10 +4,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mlgeom.book.data import DataError
+from mlgeom.book.data import DataError, sha256
 from mlgeom.hierarchical import ohsumed as O
 from mlgeom.hierarchical.corpus import CorpusFormatError
-from tests.hierarchical.fixture_data import ohsumed_root
+from tests.hierarchical.fixture_data import manifest_with, mesh_like_trees, ohsumed_root
 
 FIX = Path(__file__).parent / "fixtures" / "ohsumed"
 
@@ -169,7 +169,112 @@ def test_load_ohsumed_full_format_without_checksum(tmp_path):
     (root / "ohsumed" / "ohsumed.90").write_text(".I 1\n.U\n5\n")
     with pytest.raises(CorpusFormatError, match=r"duplicate record id .I 1"):
         O.load_ohsumed(root=root, manifest=manifest)
-    # a corrupt MeSH file fails its checksum
+    # a MeSH file that is not the pinned copy and not of a MeSH file's shape: one line
     (root / "mesh" / "mtrees1997.bin").write_text("Changed;A01\n")
-    with pytest.raises(DataError, match="checksum mismatch for mesh/mtrees1997.bin"):
+    with pytest.raises(CorpusFormatError) as exc:
         O.load_ohsumed(root=root, manifest=manifest)
+    msg = str(exc.value)
+    assert "expected the line 'Quality of Health Care;N05.715'" in msg and "\n" not in msg
+    assert "not the pinned copy of mesh/mtrees1997.bin (SHA-256 differs)" in msg
+
+
+def test_check_mtrees_shape(tmp_path):
+    mt = O.read_mtrees(mesh_like_trees(tmp_path / "m.bin"))
+    assert O._check_mtrees_shape(mt) == {
+        "tree_positions": 4 + 16 + 1 + 110,
+        "descriptors": 4 + 13 + 1 + 110,  # Quality of Health Care, Diet Surveys, Risk Factors: 2
+        "subtree_positions": 12 + 1 + 110,
+        "subtree_depth": 4,  # Food Records, N05.715.360.300.100.100
+    }
+    # the same file with CRLF line ends and a UTF-8 byte-order mark reads the same
+    crlf = mesh_like_trees(tmp_path / "c.bin", crlf=True)
+    crlf.write_bytes(b"\xef\xbb\xbf" + crlf.read_bytes())
+    assert O.read_mtrees(crlf) == mt
+    cases = [
+        ({**mt, "Odd": ("N05.715.9",)}, r"src: 'N05.715.9' is not a MeSH tree number"),
+        (O.read_mtrees(FIX / "mtrees_fixture.bin"),
+         r"src: tree number C14.280 \('Heart Diseases'\) has no parent position C14"),
+        ({k: v for k, v in mt.items() if k != "Quality of Health Care"} | {"QHC": ("N05.715",)},
+         r"gives N05.715 to 'QHC'"),
+        (O.read_mtrees(mesh_like_trees(tmp_path / "few.bin", fillers=86)),
+         r"src: 99 tree positions below N05.715 \(Quality of Health Care\); a MeSH tree file "
+         r"has 100 to 400 there"),
+        (O.read_mtrees(mesh_like_trees(tmp_path / "many.bin", fillers=388)), r"401 tree positions"),
+    ]  # fmt: skip
+    for trees, match in cases:
+        with pytest.raises(CorpusFormatError, match=match):
+            O._check_mtrees_shape(trees, source="src")
+    with pytest.raises(CorpusFormatError, match="it has no N05.715"):
+        O._check_mtrees_shape({"Cardiovascular Diseases": ("C14",)}, source="src")
+    # bounds: 100 and 400 positions pass
+    for fillers in (87, 387):
+        trees = O.read_mtrees(mesh_like_trees(tmp_path / f"{fillers}.bin", fillers=fillers))
+        assert O._check_mtrees_shape(trees)["subtree_positions"] in (100, 400)
+    empty = tmp_path / "empty.bin"
+    empty.write_text("\n")
+    with pytest.raises(CorpusFormatError, match="empty.bin: no 'Descriptor Name;TreeNumber' line"):
+        O.read_mtrees(empty)
+
+
+def test_load_ohsumed_verified_or_shape_checked_mesh(tmp_path):
+    root, manifest = ohsumed_root(tmp_path)
+    pinned, rep = O.load_ohsumed(root=root, manifest=manifest)
+    assert rep["mesh_check"] == "verified" and rep["mesh_shape"] is None
+    assert rep["mesh_file"] == str(root / "mesh" / "mtrees1997.bin")
+    assert "(verified)" in pinned.provenance
+    # a user's own copy (CRLF line ends, more descriptors): not the pinned checksum, but of a
+    # MeSH file's shape; the extra descriptors label no document, so the corpus is the same
+    mesh_like_trees(root / "mesh" / "mtrees1997.bin", crlf=True)
+    own, rep2 = O.load_ohsumed(root=root, manifest=manifest)
+    assert rep2["mesh_check"] == "shape-checked" and rep2["mesh_shape"]["subtree_positions"] == 123
+    assert "(shape-checked)" in own.provenance
+    assert own.doc_ids.tolist() == pinned.doc_ids.tolist()
+    assert own.taxonomy == pinned.taxonomy and (own.V != pinned.V).nnz == 0
+    # or named explicitly, anywhere, with no mesh/ folder at all
+    elsewhere = mesh_like_trees(tmp_path / "my_mtrees97.txt")
+    (root / "mesh" / "mtrees1997.bin").unlink()
+    (root / "mesh").rmdir()
+    _, rep3 = O.load_ohsumed(mesh_file=elsewhere, root=root, manifest=manifest)
+    assert rep3["mesh_check"] == "shape-checked" and rep3["mesh_file"] == str(elsewhere)
+    # the pinned copy given explicitly is verified
+    _, rep4 = O.load_ohsumed(mesh_file=FIX / "mtrees_fixture.bin", root=root, manifest=manifest)
+    assert rep4["mesh_check"] == "verified"
+    with pytest.raises(TypeError, match="mesh_file must be a path or None; got int"):
+        O.load_ohsumed(mesh_file=1997, root=root, manifest=manifest)
+    # a line that is not 'Name;TreeNumber' is named with its file and line
+    bad = tmp_path / "bad.bin"
+    bad.write_text("Good;A01\nQuality of Health Care N05.715\n")
+    with pytest.raises(
+        CorpusFormatError, match=r"bad.bin:2: expected 'Descriptor Name;TreeNumber'"
+    ):
+        O.load_ohsumed(mesh_file=bad, root=root, manifest=manifest)
+
+
+def test_load_ohsumed_needs_only_the_mesh_year_and_the_years_used(tmp_path):
+    root, _ = ohsumed_root(tmp_path)
+    digest = sha256(FIX / "mtrees_fixture.bin")
+    # the manifest pins 1997 and 2005 (as the project's does); mtrees2005.bin is absent
+    manifest = manifest_with(
+        tmp_path,
+        {"mesh-trees": {"mesh/mtrees1997.bin": digest, "mesh/mtrees2005.bin": "0" * 64}},
+    )
+    _, rep = O.load_ohsumed(root=root, manifest=manifest)
+    assert rep["mesh_check"] == "verified" and rep["records"] == 30
+    # only the years asked for are needed
+    (root / "ohsumed" / "ohsumed.91").unlink()
+    _, rep = O.load_ohsumed(years=(87, 88), root=root, manifest=manifest)
+    assert rep["records"] == 12
+    with pytest.raises(DataError, match="missing ohsumed/ohsumed.91"):
+        O.load_ohsumed(root=root, manifest=manifest)
+    # the OHSUMED files present, the MeSH file of the year missing: one message
+    (root / "mesh" / "mtrees1997.bin").unlink()
+    with pytest.raises(DataError) as exc:
+        O.load_ohsumed(years=(87,), root=root, manifest=manifest)
+    msg = str(exc.value)
+    for part in ("MeSH 1997 tree file mesh/mtrees1997.bin", "missing", "MLGEOM_DATA",
+                 "National Library of Medicine", "NLM MeSH terms", "Get it with"):  # fmt: skip
+        assert part in msg
+    assert "\n" not in msg and "mtrees2005" not in msg
+    with pytest.raises(DataError, match=r"MeSH 1997 tree file .*nowhere.bin"):
+        O.load_ohsumed(years=(87,), mesh_file=tmp_path / "nowhere.bin", root=root,
+                       manifest=manifest)  # fmt: skip

@@ -9,7 +9,16 @@ from mlgeom.book.data import DataError
 from mlgeom.hierarchical import rcv1 as R
 from mlgeom.hierarchical.corpus import CorpusFormatError
 from mlgeom.hierarchical.shipped import rcv1_taxonomy, rcv1_topic_names
-from tests.hierarchical.fixture_data import HIER, PT0, QRELS, TRAIN, fetch_rcv1_bunch, lyrl_root
+from tests.hierarchical.fixture_data import (
+    HIER,
+    PT0,
+    PT_LAST_LINE,
+    QRELS,
+    TRAIN,
+    lyrl_plain_root,
+    lyrl_root,
+    sklearn_rcv1_cache,
+)
 
 
 def test_read_vectors_fixture():
@@ -149,25 +158,87 @@ def test_load_rcv1_from_the_manifest_files(tmp_path):
     f.write_bytes(f.read_bytes()[:-3] + b"xyz")
     with pytest.raises(DataError, match="checksum mismatch for rcv1/rcv1v2.topics.qrels.gz"):
         R.load_rcv1(8, root=root, manifest=manifest)
-    # one of the files missing: named
+    # one of the files missing: named, with the names it is accepted under
     f.unlink()
-    with pytest.raises(DataError, match="missing rcv1/rcv1v2.topics.qrels.gz"):
+    with pytest.raises(DataError) as exc:
         R.load_rcv1(8, root=root, manifest=manifest)
+    msg = str(exc.value)
+    assert "missing qrels: rcv1/rcv1v2.topics.qrels.gz or rcv1/rcv1v2.topics.qrels or " in msg
+    assert "rcv1/rcv1-v2.topics.qrels.gz or rcv1/rcv1-v2.topics.qrels" in msg
+    assert "found rcv1/lyrl2004_vectors_train.dat.gz" in msg and "\n" not in msg
+
+
+def test_load_rcv1_says_how_each_file_was_checked(tmp_path):
+    root, manifest = lyrl_root(tmp_path)
+    c = R.load_rcv1(8, root=root, manifest=manifest)
+    for name in ("lyrl2004_vectors_train.dat.gz", "lyrl2004_vectors_test_pt0.dat.gz",
+                 "rcv1v2.topics.qrels.gz"):  # fmt: skip
+        assert f"{name} verified" in c.provenance
+    # the topics under the JMLR appendix's name, with the published checksum: verified too
+    rc = root / "rcv1"
+    (rc / "rcv1v2.topics.qrels.gz").rename(rc / "rcv1-v2.topics.qrels.gz")
+    c2 = R.load_rcv1(8, root=root, manifest=manifest)
+    assert "rcv1-v2.topics.qrels.gz verified" in c2.provenance
+    assert (c2.V != c.V).nnz == 0
+    # another gzip under that name (no published checksum for it): format-checked
+    (rc / "rcv1-v2.topics.qrels.gz").write_bytes(gzip.compress(QRELS.read_bytes(), mtime=1))
+    c3 = R.load_rcv1(8, root=root, manifest=manifest)
+    assert "rcv1-v2.topics.qrels.gz format-checked" in c3.provenance
+    # an uncompressed copy beside the pinned gzip: the gzip is preferred
+    shutil.copy(TRAIN, rc / "lyrl2004_vectors_train.dat")
+    c4 = R.load_rcv1(8, root=root, manifest=manifest)
+    assert "lyrl2004_vectors_train.dat.gz verified" in c4.provenance
+    found = R._find_lyrl_files(root, manifest=manifest)
+    assert found["train"] == (rc / "lyrl2004_vectors_train.dat.gz", "verified")
+    assert set(found) == {"train", "test_pt0", "qrels"}
+
+
+def test_load_rcv1_reads_the_uncompressed_lyrl_files_and_every_test_part(tmp_path):
+    root, manifest = lyrl_plain_root(tmp_path)  # .dat files, rcv1-v2.topics.qrels, pt0..pt3
+    rc = root / "rcv1"
+    c = R.load_rcv1(10, root=root, manifest=manifest)
+    last = tmp_path / "last.dat"
+    last.write_text(PT_LAST_LINE)
+    ref = R.load_rcv1_files([TRAIN, PT0, last], QRELS, n_docs=10)
+    assert c.doc_ids.tolist() == ref.doc_ids.tolist() and c.doc_ids[-1] == 26160
+    assert (c.X != ref.X).nnz == 0 and (c.V != ref.V).nnz == 0
+    assert c.provenance.count("format-checked") == 6 and "verified" not in c.provenance
+    # fewer documents: the later parts are not read, only checked to start after them
+    assert R.load_rcv1(6, root=root, manifest=manifest).doc_ids[-1] == 26151
+    with pytest.raises(CorpusFormatError, match="the vector files hold 10 documents; 11"):
+        R.load_rcv1(11, root=root, manifest=manifest)
+    # a part out of order is named
+    (rc / "lyrl2004_vectors_test_pt3.dat").write_text("26153  9:1.0\n")
+    with pytest.raises(CorpusFormatError, match="test_pt3.dat: first document id 26153"):
+        R.load_rcv1(10, root=root, manifest=manifest)
+    # a missing part before a present one would skip its documents: refused, named
+    (rc / "lyrl2004_vectors_test_pt1.dat").unlink()
+    with pytest.raises(DataError, match="missing test_pt1: rcv1/lyrl2004_vectors_test_pt1.dat.gz"):
+        R.load_rcv1(6, root=root, manifest=manifest)
+    # the training vectors missing: named
+    (rc / "lyrl2004_vectors_train.dat").unlink()
+    with pytest.raises(DataError, match="missing train: rcv1/lyrl2004_vectors_train.dat.gz or"):
+        R.load_rcv1(6, root=root, manifest=manifest)
+    # a malformed line of an uncompressed file: its file and line
+    (rc / "lyrl2004_vectors_test_pt1.dat").write_text(PT0.read_text().splitlines(True)[2])
+    (rc / "lyrl2004_vectors_train.dat").write_text("2286  1:0.5\n2287 x\n")
+    with pytest.raises(CorpusFormatError, match=r"train.dat:2: malformed feature 'x'"):
+        R.load_rcv1(6, root=root, manifest=manifest)
 
 
 def test_load_rcv1_missing_everything_gives_one_clear_message(tmp_path, monkeypatch):
-    def no_cache(data_home):
-        raise OSError("Data not found and `download_if_missing` is False")
-
-    monkeypatch.setattr(R, "_fetch_rcv1", no_cache)
     monkeypatch.setenv("MLGEOM_DATA", str(tmp_path))
+    (tmp_path / "rcv1").mkdir()
+    shutil.copy(HIER, tmp_path / "rcv1" / "rcv1.topics.hier.orig")  # the hierarchy alone
     with pytest.raises(DataError) as exc:
-        R.load_rcv1()
+        R.load_rcv1(data_home=tmp_path / "no_sklearn_cache")  # the real fetch_rcv1, no cache
     msg = str(exc.value)
     for part in (
         "lyrl2004_vectors_train.dat.gz",
         "lyrl2004_vectors_test_pt0.dat.gz",
         "qrels",
+        "uncompressed forms",
+        "rcv1/rcv1-v2.topics.qrels[.gz]",
         "NIST",
         "Reuters",
         "JMLR",
@@ -175,6 +246,7 @@ def test_load_rcv1_missing_everything_gives_one_clear_message(tmp_path, monkeypa
         f"MLGEOM_DATA={tmp_path}",
     ):
         assert part in msg
+    assert "\n" not in msg
 
 
 def test_sklearn_fetch_rcv1_never_downloads(tmp_path):
@@ -182,18 +254,36 @@ def test_sklearn_fetch_rcv1_never_downloads(tmp_path):
         R._fetch_rcv1(tmp_path)
 
 
-def test_load_rcv1_from_the_sklearn_cache(tmp_path, monkeypatch):
-    bunch = fetch_rcv1_bunch()  # LYRL order (train, then test), shuffled, sorted names
-    names = bunch.target_names
-    monkeypatch.setattr(R, "_fetch_rcv1", lambda data_home: bunch)
-    c = R.load_rcv1(6, root=tmp_path)
+def test_load_rcv1_from_a_real_sklearn_cache(tmp_path):
+    # a fetch_rcv1 cache in scikit-learn's own layout, read by the real fetch_rcv1
+    home = sklearn_rcv1_cache(tmp_path)
+    empty = tmp_path / "data"
+    empty.mkdir()
+    c = R.load_rcv1(6, root=empty, data_home=home)
     ref = R.load_rcv1_files([TRAIN, PT0], QRELS, n_docs=6)
     assert c.doc_ids.tolist() == ref.doc_ids.tolist()
     assert abs(c.X - ref.X).max() < 1e-15 and (c.V != ref.V).nnz == 0
-    assert "fetch_rcv1" in c.name
-    bunch.target_names = np.array(["CCAT", "XXXX"] + list(names[2:]), dtype=object)
+    assert "fetch_rcv1" in c.name and c.taxonomy == ref.taxonomy
+    assert R.load_rcv1(9, root=empty, data_home=home).doc_ids[-1] == 26158
+    with pytest.raises(ValueError, match="n_docs=10 but only 9 document"):
+        R.load_rcv1(10, root=empty, data_home=home)
+    # the hierarchy file, when present, is the one used
+    (empty / "rcv1").mkdir()
+    shutil.copy(HIER, empty / "rcv1" / "rcv1.topics.hier.orig")
+    assert R.load_rcv1(6, root=empty, data_home=home).taxonomy == ref.taxonomy
+    # topic names that are not RCV1-v2's
+    import joblib
+
+    names_file = home / "RCV1" / "topics_names_py3.pkl"
+    names = joblib.load(names_file)
+    names[1] = "XXXX"
+    joblib.dump(names, names_file, compress=9)
     with pytest.raises(CorpusFormatError, match="not in the hierarchy: \\['XXXX'\\]"):
-        R.load_rcv1(6, root=tmp_path)
+        R.load_rcv1(6, root=empty, data_home=home)
+    # a partial cache (the topics not converted yet) counts as absent: the one message
+    names_file.unlink()
+    with pytest.raises(DataError, match="scikit-learn's fetch_rcv1 cache is absent"):
+        R.load_rcv1(6, root=empty, data_home=home)
 
 
 def test_duplicate_ids_across_sources_are_rejected():

@@ -16,7 +16,12 @@ Formats read here:
   ``.A`` authors. The shared sample (``ohsumed87_sample/``) holds one record per file with the
   leading ``.I`` removed (the file starts with `` <seq>``): :func:`read_sample_folder`.
 * NLM MeSH tree files (``mtrees<YEAR>.bin``): one line ``Descriptor Name;TreeNumber`` per
-  tree position.
+  tree position. Only the year used is needed (1997 by default: the MeSH closest to OHSUMED's
+  indexing). The manifest's pinned copy is recognised by its SHA-256 ("verified"); any other
+  file, such as a user's own copy from NLM, is used when its *shape* checks out
+  (:func:`_check_mtrees_shape`: every line ``Name;TreeNumber`` with a tree number
+  ``[A-Z]dd(.ddd)*``, every position's parent present, ``Quality of Health Care;N05.715``
+  present with 100 to 400 positions below it; "shape-checked").
 
 Choices the paper leaves open, made here: the classes are MeSH descriptors placed strictly
 below N05.715 ("Quality of Health Care" itself would be positive for every document, so it is
@@ -33,7 +38,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral
 from pathlib import Path
 from typing import Any
@@ -41,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from mlgeom._validation import check_int_vector, check_positive_int
-from mlgeom.book.data import DataError, Dataset, load_manifest, require
+from mlgeom.book.data import DataError, Dataset, data_dir, load_manifest, require, sha256
 from mlgeom.hierarchical.corpus import CorpusFormatError, HierarchicalCorpus
 from mlgeom.hierarchical.taxonomy import Taxonomy
 from mlgeom.hierarchical.text_vectors import log_tf_idf, tokenize
@@ -65,6 +70,11 @@ OHSUMED_YEARS = (87, 88, 89, 90, 91)
 #: The full collection: TREC-9 filtering track files (348,566 records in all).
 OHSUMED_FILES = tuple(f"ohsumed/ohsumed.{y}" for y in OHSUMED_YEARS)
 QUALITY_OF_HEALTH_CARE = "N05.715"
+QUALITY_OF_HEALTH_CARE_NAME = "Quality of Health Care"
+#: Plausible number of tree positions strictly below N05.715 in a MeSH tree file (the copies
+#: counted in data/provenance: 163 in 1997, 168 in 2005, 227 in 2017).
+_MESH_SUBTREE_POSITIONS = (100, 400)
+_TREE_NUMBER = re.compile(r"[A-Z]\d\d(\.\d{3})*")
 _FIELDS = (".I", ".U", ".S", ".M", ".T", ".P", ".W", ".A")
 _SOURCES = (
     "OHSUMED (Hersh et al. 1994): the TREC-9 filtering track files ohsumed.87-91, "
@@ -292,13 +302,16 @@ def read_mtrees(path: str | os.PathLike) -> dict[str, tuple[str, ...]]:
     p = Path(path)
     out: dict[str, list[str]] = {}
     owner: dict[str, str] = {}
-    for lineno, raw in enumerate(_read_text(p), 1):
+    lines = _read_text(p)
+    if lines and lines[0].startswith("\xef\xbb\xbf"):  # a UTF-8 byte-order mark, read as latin-1
+        lines[0] = lines[0][3:]
+    for lineno, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
             continue
         name, sep, number = line.rpartition(";")
         name, number = name.strip(), number.strip()
-        if not sep or not name or not re.fullmatch(r"[A-Z]\d\d(\.\d{3})*", number):
+        if not sep or not name or not _TREE_NUMBER.fullmatch(number):
             raise CorpusFormatError(
                 f"{p}:{lineno}: expected 'Descriptor Name;TreeNumber' (e.g. "
                 f"'Quality of Health Care;N05.715'); got {line[:60]!r}"
@@ -309,7 +322,76 @@ def read_mtrees(path: str | os.PathLike) -> dict[str, tuple[str, ...]]:
             )
         owner[number] = name
         out.setdefault(name, []).append(number)
+    if not out:
+        raise CorpusFormatError(f"{p}: no 'Descriptor Name;TreeNumber' line (an empty file)")
     return {k: tuple(v) for k, v in out.items()}
+
+
+def _check_mtrees_shape(
+    mtrees: dict[str, Sequence[str]], *, source: str = "MeSH trees"
+) -> dict[str, int]:
+    """Check that parsed tree numbers look like a whole NLM MeSH tree file; summarise them.
+
+    A MeSH file that is not the manifest's pinned copy (a user's own ``mtrees1997.bin``, say)
+    is used for the OHSUMED task of Section 8 when its shape is that of a MeSH tree file:
+
+    * every line is ``Descriptor Name;TreeNumber`` with a tree number ``[A-Z]dd(.ddd)*`` and no
+      tree number given to two descriptors (checked line by line by :func:`read_mtrees`);
+    * the tree is closed: the parent position of every tree number (the number without its last
+      ``.ddd``) is in the file too;
+    * ``Quality of Health Care`` holds ``N05.715``, the subtree of the paper's task;
+    * :data:`_MESH_SUBTREE_POSITIONS` (100 to 400) tree positions lie strictly below N05.715
+      (163 in the 1997 copy the project pins, 168 in 2005, 227 in 2017).
+
+    Parameters
+    ----------
+    mtrees : dict
+        Output of :func:`read_mtrees`.
+    source : str
+        Name of the file, used in error messages.
+
+    Returns
+    -------
+    dict
+        ``tree_positions``, ``descriptors``, ``subtree_positions`` (strictly below N05.715)
+        and ``subtree_depth`` (levels below N05.715).
+
+    Raises
+    ------
+    CorpusFormatError
+        One line naming ``source`` and the first check that fails.
+    """
+    owner = {num: name for name, nums in mtrees.items() for num in nums}
+    bad = next((num for num in owner if not _TREE_NUMBER.fullmatch(str(num))), None)
+    if bad is not None:
+        raise CorpusFormatError(
+            f"{source}: {bad!r} is not a MeSH tree number (letter, two digits, then .ddd groups)"
+        )
+    orphan = next((num for num in sorted(owner) if "." in num and num[:-4] not in owner), None)
+    if orphan is not None:
+        raise CorpusFormatError(
+            f"{source}: tree number {orphan} ({owner[orphan]!r}) has no parent position "
+            f"{orphan[:-4]} in the file; not a whole MeSH tree file"
+        )
+    root, name = QUALITY_OF_HEALTH_CARE, QUALITY_OF_HEALTH_CARE_NAME
+    if owner.get(root) != name:
+        held = f"it gives {root} to {owner[root]!r}" if root in owner else f"it has no {root}"
+        raise CorpusFormatError(
+            f"{source}: expected the line '{name};{root}' (the subtree of the OHSUMED task); {held}"
+        )
+    below = [num for num in owner if num.startswith(root + ".")]
+    lo, hi = _MESH_SUBTREE_POSITIONS
+    if not lo <= len(below) <= hi:
+        raise CorpusFormatError(
+            f"{source}: {len(below)} tree positions below {root} ({name}); a MeSH tree file "
+            f"has {lo} to {hi} there (163 in MeSH 1997)"
+        )
+    return {
+        "tree_positions": len(owner),
+        "descriptors": len(mtrees),
+        "subtree_positions": len(below),
+        "subtree_depth": max(num.count(".") for num in below) - root.count("."),
+    }
 
 
 @dataclass(frozen=True)
@@ -488,52 +570,126 @@ def _check_mesh_year(mesh_year: Any, datasets: dict[str, Dataset]) -> int:
     return int(mesh_year)
 
 
+def _shown_path(path: Path, base: Path) -> str:
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _mesh_trees(
+    mesh_year: int, mesh_file: Path | None, base: Path, datasets: dict[str, Dataset]
+) -> tuple[dict[str, tuple[str, ...]], dict[str, object]]:
+    """Read the MeSH file of ``mesh_year``: verified if the pinned copy, else shape-checked."""
+    rel = f"mesh/mtrees{mesh_year}.bin"
+    path = mesh_file if mesh_file is not None else base / rel
+    ds = datasets["mesh-trees"]
+    if not path.is_file():
+        raise DataError(
+            f"the paper's OHSUMED task needs the MeSH {mesh_year} tree file "
+            f"{_shown_path(path, base)} under $MLGEOM_DATA "
+            f"[MLGEOM_DATA={os.environ.get('MLGEOM_DATA', '<unset: project data/>')}]; it is "
+            f"missing. It comes from {ds.source} (terms: {ds.terms}). Get it with: {ds.get}"
+        )
+    mtrees = read_mtrees(path)
+    pinned = ds.files.get(rel)
+    if pinned is not None and sha256(path) == pinned:
+        return mtrees, {"mesh_file": str(path), "mesh_check": "verified", "mesh_shape": None}
+    try:
+        shape = _check_mtrees_shape(mtrees, source=str(path))
+    except CorpusFormatError as exc:
+        raise CorpusFormatError(
+            f"{exc}. It is not the pinned copy of {rel} (SHA-256 differs), so its shape was "
+            "checked: NLM's mtrees format, 'Quality of Health Care;N05.715' and 100-400 "
+            "positions below it"
+        ) from None
+    return mtrees, {"mesh_file": str(path), "mesh_check": "shape-checked", "mesh_shape": shape}
+
+
 def load_ohsumed(
     *,
     years: Sequence[int] = (87, 88, 89, 90, 91),
     mesh_year: int = 1997,
+    mesh_file: str | os.PathLike | None = None,
     root: str | os.PathLike | None = None,
     manifest: dict[str, Dataset] | None = None,
 ) -> tuple[HierarchicalCorpus, dict[str, object]]:
     """Load the paper-profile OHSUMED task from the full collection under ``$MLGEOM_DATA``.
 
-    Needs the manifest datasets ``ohsumed-full`` (``ohsumed/ohsumed.87`` … ``.91``) and
-    ``mesh-trees``; the OHSUMED files have no published checksum, so they are checked by
-    their format (every line must parse, ids unique) instead. ``years`` are distinct years
-    among 87 … 91 (the records read); ``mesh_year`` one whose ``mesh/mtrees<YEAR>.bin`` the
-    manifest lists.
+    Reads ``ohsumed/ohsumed.<YY>`` for each of ``years`` (manifest dataset ``ohsumed-full``)
+    and one MeSH tree file, ``mesh_file`` or else ``mesh/mtrees<mesh_year>.bin``; nothing else
+    (in particular not the other MeSH year). The OHSUMED files have no published checksum, so
+    they are checked by their format (every line must parse, ids unique). The MeSH file is
+    *verified* when its SHA-256 is the one the manifest's ``mesh-trees`` pins for
+    ``mtrees<mesh_year>.bin``; any other file (a user's own copy of NLM's file) is used when
+    :func:`_check_mtrees_shape` accepts it (*shape-checked*). The report says which.
+
+    Parameters
+    ----------
+    years : sequence of int, default=(87, 88, 89, 90, 91)
+        Distinct years among 87 … 91 (the records read).
+    mesh_year : int, default=1997
+        A year whose ``mesh/mtrees<YEAR>.bin`` the manifest lists (its pinned checksum).
+    mesh_file : path-like, optional
+        The MeSH tree file of ``mesh_year`` to use (default:
+        ``<root>/mesh/mtrees<mesh_year>.bin``).
+    root : path-like, optional
+        The data folder (default: ``$MLGEOM_DATA``, else the project's ``data/``).
+    manifest : dict, optional
+        Parsed manifest (default: the project's).
+
+    Returns
+    -------
+    corpus : HierarchicalCorpus
+    report : dict
+        That of :func:`ohsumed_corpus`, plus ``mesh_file``, ``mesh_check`` (``"verified"`` or
+        ``"shape-checked"``) and ``mesh_shape`` (the summary of :func:`_check_mtrees_shape`
+        when shape-checked, else ``None``).
 
     Raises
     ------
     ValueError
         If ``years`` or ``mesh_year`` is not one of those.
+    TypeError
+        If ``mesh_file`` is neither a path nor None.
     DataError
         One message naming the missing files, their official sources and terms, and
-        ``$MLGEOM_DATA``.
+        ``$MLGEOM_DATA``; or (:class:`CorpusFormatError`) a file that does not parse, or a MeSH
+        file that is neither the pinned copy nor of a MeSH tree file's shape.
     """
     datasets = manifest if manifest is not None else load_manifest()
     years = _check_years(years)
     mesh_year = _check_mesh_year(mesh_year, datasets)
     wanted = [f"ohsumed/ohsumed.{y}" for y in years]
+    base = Path(root).resolve() if root is not None else data_dir()
+    if mesh_file is not None and not isinstance(mesh_file, (str, os.PathLike)):
+        raise TypeError(f"mesh_file must be a path or None; got {type(mesh_file).__name__}")
+    mesh_path = Path(mesh_file).expanduser() if mesh_file is not None else None
+    full = datasets.get("ohsumed-full")
+    if full is not None:  # only the years asked for are needed
+        listed = {rel: full.files.get(rel) for rel in wanted}
+        datasets = {**datasets, "ohsumed-full": replace(full, files=listed)}
+    needed_mesh = str(mesh_path) if mesh_path is not None else f"mesh/mtrees{mesh_year}.bin"
     try:
-        base = require("ohsumed-full", manifest=datasets, root=root)
-        require("mesh-trees", manifest=datasets, root=root)
+        base = require("ohsumed-full", manifest=datasets, root=base)
     except DataError as exc:
         raise DataError(
-            f"the paper's OHSUMED task needs {', '.join(wanted)} and mesh/mtrees{mesh_year}.bin "
+            f"the paper's OHSUMED task needs {', '.join(wanted)} and {needed_mesh} "
             f"under $MLGEOM_DATA; they come from {_SOURCES}. Details: {exc}"
         ) from None
+    mtrees, mesh_report = _mesh_trees(mesh_year, mesh_path, base, datasets)
     records: list[OhsumedRecord] = []
     for rel in wanted:
         records.extend(read_records(base / rel))
     _check_unique(records, "ohsumed.87-91")
-    mtrees = read_mtrees(base / "mesh" / f"mtrees{mesh_year}.bin")
-    return ohsumed_corpus(
+    corpus, report = ohsumed_corpus(
         records,
         mtrees,
         name="OHSUMED N05.715 (full collection)",
         provenance=(
             f"OHSUMED {', '.join(str(y) for y in years)} (Hersh et al. 1994), MeSH {mesh_year} "
-            "N05.715 subtree, log(1+TF)log(IDF), unit norm"
+            f"({mesh_report['mesh_check']}) N05.715 subtree, log(1+TF)log(IDF), unit norm"
         ),
     )
+    report.update(mesh_report)
+    return corpus, report

@@ -18,6 +18,13 @@ Formats (Lewis, Yang, Rose & Li 2004, JMLR 5, online appendices), plain or gzip-
 * scikit-learn's ``fetch_rcv1`` cache (the same vectors and topics), read with
   ``download_if_missing=False`` when present.
 
+Under ``$MLGEOM_DATA/rcv1/`` each file is accepted gzipped or not, and the topics under the
+JMLR appendix's name ``rcv1-v2.topics.qrels`` or scikit-learn's/figshare's ``rcv1v2.topics.qrels``
+(:data:`_LYRL_FILES`). A gzip file whose SHA-256 is the one scikit-learn publishes for it is
+*verified*; the other forms have no published checksum and are *format-checked* (every line is
+parsed; ids must increase within and across the files); the corpus's provenance names each file
+read and how it was checked.
+
 Documents are ordered by id and the first ``n_docs`` kept; topic sets are closed upward (every
 ancestor of a topic is added; RCV1-v2's own assignments are already closed).
 """
@@ -28,6 +35,7 @@ import gzip
 import os
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -35,7 +43,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from mlgeom._validation import check_positive_int
-from mlgeom.book.data import DataError, Dataset, data_dir, load_manifest, require
+from mlgeom.book.data import DataError, Dataset, data_dir, load_manifest, sha256
 from mlgeom.hierarchical.corpus import CorpusFormatError, HierarchicalCorpus
 from mlgeom.hierarchical.taxonomy import Taxonomy, TaxonomyError, check_taxonomy
 from mlgeom.hierarchical.text_vectors import normalize_rows
@@ -470,6 +478,120 @@ def corpus_from_sklearn(
     )
 
 
+def _candidates(stem: str) -> tuple[str, ...]:
+    return (f"{stem}.gz", stem)
+
+
+#: The LYRL2004 files under ``$MLGEOM_DATA/rcv1/`` by role, each under the names it is
+#: accepted by, in order of preference: gzip-compressed first (as the JMLR appendix and
+#: figshare distribute them), then uncompressed; for the topics, scikit-learn's/figshare's name
+#: ``rcv1v2.topics.qrels`` and the JMLR appendix's ``rcv1-v2.topics.qrels``.
+_LYRL_FILES: dict[str, tuple[str, ...]] = {
+    "train": _candidates("lyrl2004_vectors_train.dat"),
+    **{f"test_pt{k}": _candidates(f"lyrl2004_vectors_test_pt{k}.dat") for k in range(4)},
+    "qrels": _candidates("rcv1v2.topics.qrels") + _candidates("rcv1-v2.topics.qrels"),
+    "hierarchy": _candidates("rcv1.topics.hier.orig"),
+}
+#: Manifest datasets whose files carry the published SHA-256 of the gzip files.
+_CHECKSUM_DATASETS = (DATASET, "rcv1-v2-lyrl2004-test-pt1-3")
+
+
+def _pinned_digests(datasets: dict[str, Dataset]) -> dict[str, str]:
+    """``{file name: SHA-256}`` of the LYRL2004 gzip files the manifest pins."""
+    out: dict[str, str] = {}
+    for name in _CHECKSUM_DATASETS:
+        if name in datasets:
+            for rel, digest in datasets[name].files.items():
+                if digest is not None:
+                    out[Path(rel).name] = digest
+    return out
+
+
+def _find_lyrl_files(
+    root: str | os.PathLike | None = None, *, manifest: dict[str, Dataset] | None = None
+) -> dict[str, tuple[Path, str]]:
+    """Find the LYRL2004 files of RCV1-v2 under ``root/rcv1/`` and say how each is checked.
+
+    Each role of :data:`_LYRL_FILES` (``train``, ``test_pt0`` … ``test_pt3``, ``qrels``,
+    ``hierarchy``) is taken from the first of its accepted names present, plain or gzipped. A
+    file whose SHA-256 is one the manifest pins for that role is ``"verified"``; a file under a
+    pinned name with another digest is refused (corrupt or another version); any other file
+    (uncompressed, or a name with no published checksum) is ``"format-checked"``: every line
+    is parsed when it is read.
+
+    Parameters
+    ----------
+    root : path-like, optional
+        The data folder (default: ``$MLGEOM_DATA``, else the project's ``data/``).
+    manifest : dict, optional
+        Parsed manifest (default: the project's).
+
+    Returns
+    -------
+    dict
+        ``{role: (path, "verified" | "format-checked")}`` for the roles found.
+
+    Raises
+    ------
+    DataError
+        If a file under a pinned name fails its checksum (naming it, its source and how to get
+        it).
+    """
+    datasets = manifest if manifest is not None else load_manifest()
+    base = Path(root).resolve() if root is not None else data_dir()
+    pinned = _pinned_digests(datasets)
+    by_digest = {d: name for name, d in pinned.items()}
+    out: dict[str, tuple[Path, str]] = {}
+    for role, names in _LYRL_FILES.items():
+        path = next((base / "rcv1" / n for n in names if (base / "rcv1" / n).is_file()), None)
+        if path is None:
+            continue
+        check = "format-checked"
+        if path.suffix == ".gz":  # the only form with published checksums
+            digest = sha256(path)
+            if path.name in pinned and digest != pinned[path.name]:
+                raise DataError(
+                    f"checksum mismatch for rcv1/{path.name} in {base} (corrupt or a different "
+                    f"version; expected the SHA-256 {pinned[path.name]} scikit-learn publishes). "
+                    f"It comes from {SOURCES}. Get it with: {datasets[DATASET].get}"
+                )
+            if by_digest.get(digest) in names:
+                check = "verified"
+        out[role] = (path, check)
+    return out
+
+
+def _lyrl_corpus(
+    found: dict[str, tuple[Path, str]], n_docs: int, base: Path, datasets: dict[str, Dataset]
+) -> HierarchicalCorpus:
+    """Build the corpus from the LYRL2004 files found; one message if a needed one is missing."""
+    parts = [f"test_pt{k}" for k in range(4)]
+    gap = next((k for k, p in enumerate(parts) if p not in found), len(parts))
+    taken = parts[:gap]
+    missing = [r for r in ("train", "test_pt0", "qrels") if r not in found]
+    if not missing and any(p in found for p in parts[gap:]):
+        missing = [parts[gap]]  # a later part without this one would skip its documents
+    if missing:
+        names = "; ".join(f"{r}: rcv1/{' or rcv1/'.join(_LYRL_FILES[r])}" for r in missing)
+        have = ", ".join(f"rcv1/{p.name}" for p, _ in found.values())
+        raise DataError(
+            f"the paper's RCV1 data (first {n_docs:,} RCV1-v2 documents) is incomplete in "
+            f"{base} [MLGEOM_DATA={os.environ.get('MLGEOM_DATA', '<unset: project data/>')}]: "
+            f"found {have}, missing {names}. It comes from {SOURCES}. "
+            f"Get it with: {datasets[DATASET].get}"
+        )
+    vectors = [found["train"][0]] + [found[p][0] for p in taken]
+    hier = found.get("hierarchy")
+    corpus = load_rcv1_files(
+        vectors,
+        found["qrels"][0],
+        hierarchy_file=hier[0] if hier is not None else None,
+        n_docs=n_docs,
+    )
+    checks = ", ".join(f"{p.name} {c}" for p, c in found.values())
+    return replace(corpus, provenance=f"{corpus.provenance}; files: {checks}")
+
+
 def load_rcv1(
     n_docs: int = 100_000,
     *,
@@ -479,45 +601,43 @@ def load_rcv1(
 ) -> HierarchicalCorpus:
     """Load the paper's RCV1 data: the first ``n_docs`` RCV1-v2 documents by id (Section 8).
 
-    Looks, in order, for (1) the manifest dataset ``rcv1-v2-lyrl2004`` under
-    ``$MLGEOM_DATA`` (``rcv1/lyrl2004_vectors_train.dat.gz``,
-    ``rcv1/lyrl2004_vectors_test_pt0.dat.gz``, ``rcv1/rcv1v2.topics.qrels.gz``; checksums
-    verified), with ``rcv1/rcv1.topics.hier.orig`` if present (else the shipped taxonomy);
-    (2) scikit-learn's ``fetch_rcv1`` cache (``data_home``, default scikit-learn's), without
-    downloading.
+    Looks, in order, for (1) the LYRL2004 files under ``$MLGEOM_DATA/rcv1/``
+    (:func:`_find_lyrl_files`: ``lyrl2004_vectors_train.dat``, ``…_test_pt0.dat`` and, when
+    more documents are asked for than these hold, ``…_pt1.dat`` … ``_pt3.dat``; the topics
+    ``rcv1v2.topics.qrels`` or ``rcv1-v2.topics.qrels``; each gzipped or not; the gzip files
+    verified against the checksums scikit-learn publishes, the others format-checked line by
+    line), with ``rcv1.topics.hier.orig`` if present (else the shipped taxonomy); (2)
+    scikit-learn's ``fetch_rcv1`` cache (``data_home``, default scikit-learn's), without
+    downloading. The corpus's provenance says which files were read and how each was checked.
 
     Raises
     ------
     DataError
         If neither is available (one message naming the files, their sources and terms, and
-        ``$MLGEOM_DATA``), or a present file fails its checksum.
+        ``$MLGEOM_DATA``), the LYRL2004 files are incomplete, or a gzip file under a pinned
+        name fails its checksum.
     """
     n_docs = check_positive_int(n_docs, "n_docs")
     datasets = manifest if manifest is not None else load_manifest()
     base = Path(root).resolve() if root is not None else data_dir()
     ds = datasets[DATASET]
-    present = [rel for rel in ds.files if (base / rel).is_file()]
-    hier = base / "rcv1" / "rcv1.topics.hier.orig"
-    if present:
-        base = require(DATASET, manifest=datasets, root=base)  # all there, checksums match
-        files = list(ds.files)
-        vectors = [base / f for f in files if "vectors" in f]
-        qrels = next(base / f for f in files if "qrels" in f)
-        return load_rcv1_files(
-            vectors, qrels, hierarchy_file=hier if hier.is_file() else None, n_docs=n_docs
-        )
+    found = _find_lyrl_files(base, manifest=datasets)
+    if any(role != "hierarchy" for role in found):
+        return _lyrl_corpus(found, n_docs, base, datasets)
     try:
         bunch = _fetch_rcv1(data_home)
     except OSError as exc:
         raise DataError(
             f"the paper's RCV1 data (first {n_docs:,} RCV1-v2 documents) is not available: "
-            f"none of {', '.join(ds.files)} is in {base} "
+            f"none of {', '.join(ds.files)} (nor their uncompressed forms, nor "
+            f"rcv1/rcv1-v2.topics.qrels[.gz]) is in {base} "
             f"[MLGEOM_DATA={os.environ.get('MLGEOM_DATA', '<unset: project data/>')}], and "
             f"scikit-learn's fetch_rcv1 cache is absent ({exc}). It comes from {SOURCES}. "
             f"Get it with: {ds.get}"
         ) from None
-    if hier.is_file():
-        G, _ = read_hierarchy(hier)
+    hier = found.get("hierarchy")
+    if hier is not None:
+        G, _ = read_hierarchy(hier[0])
     else:
         from mlgeom.hierarchical.shipped import rcv1_taxonomy
 

@@ -35,6 +35,7 @@ import os
 import re
 import sys
 import zipfile
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -290,6 +291,10 @@ def build(
     base = require("rcv1-hierarchy", manifest=manifest, root=raw)
     require("rcv1-sample", manifest=manifest, root=raw)
     require("ohsumed-sample", manifest=manifest, root=raw)
+    mesh = manifest["mesh-trees"] if "mesh-trees" in manifest else None
+    if mesh is not None:  # only the year used (the other years' files are not needed)
+        rel = f"mesh/mtrees{MESH_YEAR}.bin"
+        manifest = {**manifest, "mesh-trees": replace(mesh, files={rel: mesh.files.get(rel)})}
     require("mesh-trees", manifest=manifest, root=raw)
     dest = Path(out) if out is not None else _shipped_root() / FOLDER
     dest.mkdir(parents=True, exist_ok=True)
