@@ -51,6 +51,7 @@ __getattr__, __dir__, __all__ = attach(
             "plot_q_curve",
             "random_subset_1nn",
             "srm_vs_1nn_splits",
+            "theorem1_k_sweep",
             "theorem1_sweep",
             "timing_sweep",
         ],
@@ -73,6 +74,7 @@ __getattr__, __dir__, __all__ = attach(
         "srm": ["QCurve", "SRMNearestNeighbors", "binary_search_crossing", "margin_function"],
         "tasks": [
             "ALPHABET",
+            "RareClassProblem",
             "SoftmaxProblem",
             "Task",
             "digits_task",
