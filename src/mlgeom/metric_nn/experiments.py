@@ -516,10 +516,13 @@ def plot_q_curve(ax: Any, model: SRMNearestNeighbors, table: pd.DataFrame | None
     ax.semilogx(
         table["L"], table["Δ"], **{**PAPER_STYLE, "linewidth": 1.2}, label=r"$\Delta(n, L, \delta)$"
     )
-    probes = np.sort(np.asarray(model.probes_))  # q_curve sorts its L
+    # the probes are candidates: read their Q off the rank-indexed curve (recomputing 2/L
+    # from a probe's value can round one ulp above its pair's distance and keep the pair)
+    full = model.q_curve()
+    probes = np.sort(np.asarray(model.probes_))
     ax.plot(
         at(probes),
-        model.q_curve(probes).Q,
+        full.Q[np.searchsorted(full.L, probes)],
         "x",
         color=COLORS["neutral"],
         ms=5,
