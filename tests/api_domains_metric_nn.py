@@ -502,6 +502,14 @@ def declare(reg: dict) -> None:
         grid=Int(1),
         return_risks=FLAG,
     )
+    reg[_P + "table1_rates"] = fn(
+        MN.table1_rates,
+        {"n": 100.0, "k": 3, "gamma": 0.5, "D": 2.0},
+        n=_POS,
+        k=Int(2),
+        gamma=_POS,
+        D=_POS,
+    )
     reg[_P + "theorem1_k_sweep"] = fn(
         MN.theorem1_k_sweep,
         {

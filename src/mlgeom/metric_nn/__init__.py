@@ -32,6 +32,8 @@ __getattr__, __dir__, __all__ = attach(
             "delta_rad",
             "log_covering_lemma2",
             "log_covering_lemma3",
+            "TABLE1_RATES",
+            "table1_rates",
             "theorem1_bound",
         ],
         "experiments": [
