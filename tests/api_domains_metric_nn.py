@@ -10,7 +10,20 @@ from typing import Any
 
 import numpy as np
 
-from tests.api_domains import FLAG, NAME, SEED, Array, Choice, Int, Real, Skip, fn, method, record
+from tests.api_domains import (
+    FLAG,
+    NAME,
+    SEED,
+    Array,
+    Choice,
+    Instance,
+    Int,
+    Real,
+    Skip,
+    fn,
+    method,
+    record,
+)
 
 _P = "mlgeom.metric_nn."
 
@@ -305,6 +318,32 @@ def declare(reg: dict) -> None:
         centers=Array(),
         beta=_POS,
     )
+    rare = lambda: MN.RareClassProblem(_problem(), 4, 0.1)  # noqa: E731
+    reg[_P + "RareClassProblem"] = fn(
+        MN.RareClassProblem,
+        lambda: {"base": _problem(), "k": 4, "eps": 0.1},
+        base=Instance("SoftmaxProblem"),
+        k=Int(3),
+        eps=Real(0.0, 1.0, low_open=True, high_open=True),
+    )
+    for m in ("eta", "bayes_predict"):
+        reg[_P + f"RareClassProblem.{m}"] = method(
+            rare, m, {"X": np.array([[0.1], [0.9]])}, X=Array()
+        )
+    reg[_P + "RareClassProblem.sample"] = method(
+        rare, "sample", {"n": 5, "seed": 0}, n=Int(1), seed=SEED
+    )
+    reg[_P + "RareClassProblem.grid"] = method(rare, "grid", {"per_axis": 4}, per_axis=Int(1))
+    reg[_P + "RareClassProblem.bayes_risk"] = method(
+        rare, "bayes_risk", {"per_axis": 10}, per_axis=Int(1)
+    )
+    reg[_P + "RareClassProblem.risk"] = method(
+        rare,
+        "risk",
+        {"predict": lambda G: np.zeros(len(G), dtype=int), "per_axis": 10},
+        predict=Skip("a callable"),
+        per_axis=Int(1),
+    )
     reg[_P + "SoftmaxProblem.random"] = fn(
         MN.SoftmaxProblem.random,
         {"k": 2, "D": 1, "beta": 4.0, "seed": 0},
@@ -462,6 +501,35 @@ def declare(reg: dict) -> None:
         seed=SEED,
         grid=Int(1),
         return_risks=FLAG,
+    )
+    reg[_P + "table1_rates"] = fn(
+        MN.table1_rates,
+        {"n": 100.0, "k": 3, "gamma": 0.5, "D": 2.0},
+        n=_POS,
+        k=Int(2),
+        gamma=_POS,
+        D=_POS,
+    )
+    reg[_P + "theorem1_k_sweep"] = fn(
+        MN.theorem1_k_sweep,
+        {
+            "ks": [3],
+            "n": 5,
+            "reps": 1,
+            "seed": 0,
+            "beta": 4.0,
+            "eps": 0.1,
+            "centers": np.array([[0.2], [0.7]]),
+            "grid": 10,
+        },
+        ks=Array(ndim_probe=True),
+        n=Int(1),
+        reps=Int(1),
+        seed=SEED,
+        beta=_POS,
+        eps=Real(0.0, 1.0, low_open=True, high_open=True),
+        centers=Array(),
+        grid=Int(1),
     )
     sweep = {"n": 12, "beta": 4.0, "D": 1, "reps": 1, "seed": 0, "delta": 0.05, "grid": 5}
     sweep_dom = {

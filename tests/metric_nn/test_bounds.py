@@ -107,3 +107,32 @@ def test_other_bad_inputs():
         mb.complexity("max", 10, 1, 0.1, 2, 1)
     with pytest.raises(ValueError, match="bayes_risk"):
         mb.theorem1_bound(10, 1.5, 1, 1)
+
+
+def test_table1_rates_by_hand():
+    from mlgeom.metric_nn.bounds import table1_rates
+
+    # n = 100, k = 4, gamma = 1/2, D = 2
+    r = table1_rates(100, 4, 0.5, 2.0)
+    assert r["Crammer & Singer (2002b)"] == pytest.approx(16 / (0.25 * 100))
+    assert r["Mohri et al. (2012)"] == pytest.approx(16 / (0.5 * 10))
+    assert r["Cortes et al. (2013)"] == pytest.approx(4 / (0.5 * 10))
+    assert r["Guermeur (2010), Hilbert"] == pytest.approx(4 / (0.25 * 10))
+    assert r["Zhang (2004)"] == pytest.approx(2 * 0.2)
+    assert r["this paper, Theorem 5"] == pytest.approx(2.0 * np.sqrt(np.log(4) / 100))
+    assert r["this paper, Theorem 4"] == pytest.approx(2.0 * (np.log(4) / 100) ** (1 / 3))
+    assert r["this paper"] == min(r["this paper, Theorem 5"], r["this paper, Theorem 4"])
+
+
+def test_table1_rates_k_exponents_and_bad_inputs():
+    from mlgeom.metric_nn.bounds import table1_rates
+
+    a, b = table1_rates(1e6, 10, 0.5, 2.0), table1_rates(1e6, 1000, 0.5, 2.0)
+    # growth over a 100-fold k: k^2, k, sqrt k, and this paper's (log k)^{1/2} or ^{1/(D+1)}
+    assert b["Crammer & Singer (2002b)"] / a["Crammer & Singer (2002b)"] == pytest.approx(1e4)
+    assert b["Cortes et al. (2013)"] / a["Cortes et al. (2013)"] == pytest.approx(100)
+    assert b["Zhang (2004)"] / a["Zhang (2004)"] == pytest.approx(10)
+    assert b["this paper, Theorem 5"] / a["this paper, Theorem 5"] == pytest.approx(np.sqrt(3))
+    for kw, name in [({"k": 1}, "k"), ({"gamma": 0.0}, "gamma"), ({"D": -1.0}, "D")]:
+        with pytest.raises(ValueError, match=name):
+            table1_rates(**{"n": 10.0, "k": 3, "gamma": 0.5, "D": 1.0, **kw})

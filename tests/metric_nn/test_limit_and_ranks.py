@@ -93,3 +93,46 @@ def test_bounds_in_the_limit():
     assert mb.delta_rad(n, 1e-12, delta, k, D) == pytest.approx(rad0)
     assert mb.complexity("min", n, 0.0, delta, k, D) == pytest.approx(min(rad0, fat0))
     assert np.all(np.diff(mb.delta_fat(n, np.linspace(0, 1, 50), delta, k, D)) >= 0)
+
+
+def _digits_pairs():
+    from mlgeom.metric_nn.spaces import pairwise_distances
+    from mlgeom.metric_nn.tasks import digits_task
+
+    t = digits_task(120, 0.2, 0)
+    D = pairwise_distances(t.X_train, metric="euclidean")
+    return ConflictPairs.from_distances(D / D.max(), t.y_train)
+
+
+def test_digits_candidates_hit_the_ulp_case_and_ranks_count_strictly_below():
+    pairs = _digits_pairs()
+    L, t = pairs.candidate_ranks(limit=False)
+    d_c = np.unique(pairs.d[pairs.d > 0])[::-1]  # the defining distance of each candidate
+    # the rank is the number of pairs strictly closer than the defining distance (eq. 12)
+    np.testing.assert_array_equal(t, [int(np.sum(pairs.d < d)) for d in d_c])
+    ulp = pairs.prefix_length(L) != t
+    assert ulp.sum() > 0  # 2/(2/d) > d happens on the digits task (159 of 2,537 candidates)
+    # where it happens, recomputing 2/L keeps exactly the defining pair(s) in G_L
+    extra = pairs.prefix_length(L[ulp]) - t[ulp]
+    np.testing.assert_array_equal(extra, [np.sum(pairs.d == d) for d in d_c[ulp]])
+
+
+def test_ranks_change_nothing_where_two_over_L_is_exact():
+    pairs = _digits_pairs()
+    L, t = pairs.candidate_ranks(limit=False)
+    ok = pairs.prefix_length(L) == t
+    assert ok.sum() > 0.9 * len(L)
+    np.testing.assert_array_equal(pairs.m_tilde_at(t[ok]), pairs.m_tilde(L[ok]))
+    # at every candidate, the rank gives the graph just above L_c (the next float up)
+    above = np.nextafter(L, np.inf) * (1 + 4 * np.finfo(float).eps)
+    np.testing.assert_array_equal(pairs.m_tilde_at(t), pairs.m_tilde(above))
+
+
+def test_probes_are_candidates_of_the_rank_indexed_curve():
+    D, y = _instance(3, n=30)
+    model = SRMNearestNeighbors("precomputed", ddim=2.0).fit(D, y)
+    full = model.q_curve()
+    probes = np.sort(model.probes_)
+    pos = np.searchsorted(full.L, probes)
+    np.testing.assert_array_equal(full.L[pos], probes)  # plot_q_curve reads Q there
+    assert model.Q_ == pytest.approx(full.Q[np.searchsorted(full.L, model.L_)])

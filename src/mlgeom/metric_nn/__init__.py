@@ -32,6 +32,8 @@ __getattr__, __dir__, __all__ = attach(
             "delta_rad",
             "log_covering_lemma2",
             "log_covering_lemma3",
+            "TABLE1_RATES",
+            "table1_rates",
             "theorem1_bound",
         ],
         "experiments": [
@@ -51,6 +53,7 @@ __getattr__, __dir__, __all__ = attach(
             "plot_q_curve",
             "random_subset_1nn",
             "srm_vs_1nn_splits",
+            "theorem1_k_sweep",
             "theorem1_sweep",
             "timing_sweep",
         ],
@@ -73,6 +76,7 @@ __getattr__, __dir__, __all__ = attach(
         "srm": ["QCurve", "SRMNearestNeighbors", "binary_search_crossing", "margin_function"],
         "tasks": [
             "ALPHABET",
+            "RareClassProblem",
             "SoftmaxProblem",
             "Task",
             "digits_task",

@@ -18,6 +18,7 @@ logarithms except where the paper writes :math:`\log_2`.
   :math:`\Delta = \min\{\Delta_{\rm Rad}, \Delta_{\rm fat}\}`.
 * :func:`theorem1_bound` -- Theorem 1:
   :math:`\mathbb E_S[P(g_{NN}(X) \ne Y)] \le 2P(g^*(X) \ne Y) + 4L/n^{1/(D+1)}`.
+* :func:`table1_rates` -- Table 1: the competing margin-based rates and eq. (1) as numbers.
 
 Reading the printed formulas
 ----------------------------
@@ -61,6 +62,8 @@ __all__ = [
     "delta_rad",
     "log_covering_lemma2",
     "log_covering_lemma3",
+    "TABLE1_RATES",
+    "table1_rates",
     "theorem1_bound",
 ]
 
@@ -309,3 +312,54 @@ def theorem1_bound(n: Any, bayes_risk: float, L: float, D: float) -> np.ndarray:
     L = check_real(L, "L", low=0.0)
     D = check_real(D, "D", low=0.0, low_inclusive=False)
     return 2.0 * bayes_risk + 4.0 * L / n ** (1.0 / (D + 1.0))
+
+
+#: The margin-based rows of Table 1 that need no combinatorial dimension, as
+#: ``name -> (group, rate)`` with ``rate(n, k, gamma, D)`` the printed :math:`\tilde O(\cdot)`.
+TABLE1_RATES: dict[str, tuple[str, Any]] = {
+    "Crammer & Singer (2002b)": ("(I,b)", lambda n, k, g, D: k**2 / (g**2 * n)),
+    "Mohri et al. (2012)": ("(I,b)", lambda n, k, g, D: k**2 / (g * np.sqrt(n))),
+    "Cortes et al. (2013)": ("(I,b)", lambda n, k, g, D: k / (g * np.sqrt(n))),
+    "Guermeur (2010), Hilbert": ("(I,b)", lambda n, k, g, D: k / (g**2 * np.sqrt(n))),
+    "Zhang (2004)": ("(I,b)", lambda n, k, g, D: np.sqrt(k / n) / g),
+    "this paper, Theorem 5": ("(I,c)", lambda n, k, g, D: g ** (-D / 2) * np.sqrt(np.log(k) / n)),
+    "this paper, Theorem 4": ("(I,c)", lambda n, k, g, D: (np.log(k) / n) ** (1 / (D + 1)) / g),
+}
+
+
+def table1_rates(n: float, k: int, gamma: float, D: float) -> dict[str, float]:
+    r"""Table 1's margin-based decay rates as numbers, hidden constants and logs set to 1.
+
+    Rows (the paper's Table 1 and the text of Section 1): Crammer & Singer (2002b)
+    :math:`k^2/(\gamma^2 n)` (separable case); Mohri et al. (2012) :math:`k^2/(\gamma\sqrt n)`
+    (in the text; "also the k-dependence obtained by Cortes et al."); Cortes et al. (2013)
+    :math:`k/(\gamma\sqrt n)` (the table as our copy extracts it); Guermeur (2010) for linear
+    classes :math:`k/(\gamma^2\sqrt n)`; Zhang (2004) :math:`\gamma^{-1}\sqrt{k/n}`; and the
+    paper's eq. (1), :math:`\min\{\gamma^{-D/2}\sqrt{\log k/n},\
+    \gamma^{-1}(\log k/n)^{1/(D+1)}\}` (Theorems 5 and 4). The rows of group (a) need a VC or
+    Natarajan dimension of a fixed class and are left out. These are rates, not bounds: the
+    constants hidden in :math:`\tilde O` differ from row to row.
+
+    Parameters
+    ----------
+    n : float
+        Sample size, > 0.
+    k : int
+        Number of classes, >= 2.
+    gamma : float
+        Margin, > 0 (for this paper's rows, :math:`1/L` with the diameter scaled to 1).
+    D : float
+        Doubling dimension, > 0.
+
+    Returns
+    -------
+    dict
+        Row name -> rate; the last entry, ``"this paper"``, is the minimum of its two rows.
+    """
+    n = float(_pos(n, "n"))
+    k = check_positive_int(k, "k", minimum=2)
+    gamma = check_real(gamma, "gamma", low=0.0, low_inclusive=False)
+    D = check_real(D, "D", low=0.0, low_inclusive=False)
+    out = {name: float(rate(n, k, gamma, D)) for name, (_, rate) in TABLE1_RATES.items()}
+    out["this paper"] = min(out["this paper, Theorem 5"], out["this paper, Theorem 4"])
+    return out

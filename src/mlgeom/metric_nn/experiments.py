@@ -4,7 +4,8 @@ Each function runs one experiment of ``notebooks/max_margin_multiclass_nn.md`` a
 :class:`pandas.DataFrame` (or a small dataclass), so that notebook cells stay short; the
 ``plot_*`` functions draw the chapter's figures on a given Axes.
 
-The random sweeps (:func:`cover_crosscheck`, :func:`theorem1_sweep`, :func:`k_sweep_srm`) run
+The random sweeps (:func:`cover_crosscheck`, :func:`theorem1_sweep`, :func:`theorem1_k_sweep`,
+:func:`k_sweep_srm`) run
 through :func:`mlgeom.parallel.pmap`, each task with a child stream spawned here in the order of
 the plain loop, so the numbers do not depend on the backend. The timing sweeps
 (:func:`timing_sweep`, :func:`index_check`) stay sequential: parallel runs would disturb the
@@ -36,7 +37,7 @@ from mlgeom.metric_nn import bounds as mb
 from mlgeom.metric_nn.index import MetricBallTree
 from mlgeom.metric_nn.spaces import METRICS, check_metric_input, pairwise_distances
 from mlgeom.metric_nn.srm import SRMNearestNeighbors
-from mlgeom.metric_nn.tasks import SoftmaxProblem, Task
+from mlgeom.metric_nn.tasks import RareClassProblem, SoftmaxProblem, Task
 from mlgeom.metric_nn.vertex_cover import (
     ConflictPairs,
     exact_vertex_cover,
@@ -63,6 +64,7 @@ __all__ = [
     "srm_vs_1nn_splits",
     "plot_figure3",
     "plot_q_curve",
+    "theorem1_k_sweep",
     "theorem1_sweep",
     "timing_sweep",
 ]
@@ -514,10 +516,13 @@ def plot_q_curve(ax: Any, model: SRMNearestNeighbors, table: pd.DataFrame | None
     ax.semilogx(
         table["L"], table["Δ"], **{**PAPER_STYLE, "linewidth": 1.2}, label=r"$\Delta(n, L, \delta)$"
     )
-    probes = np.sort(np.asarray(model.probes_))  # q_curve sorts its L
+    # the probes are candidates: read their Q off the rank-indexed curve (recomputing 2/L
+    # from a probe's value can round one ulp above its pair's distance and keep the pair)
+    full = model.q_curve()
+    probes = np.sort(np.asarray(model.probes_))
     ax.plot(
         at(probes),
-        model.q_curve(probes).Q,
+        full.Q[np.searchsorted(full.L, probes)],
         "x",
         color=COLORS["neutral"],
         ms=5,
@@ -655,6 +660,68 @@ def _one_nn_risk(
     X, y = problem.sample(n, r)
     nn = MetricBallTree(X, "chebyshev").query(G).indices
     return float(np.mean(1.0 - eta_G[np.arange(len(G)), y[nn]]))
+
+
+def theorem1_k_sweep(
+    ks: Sequence[int],
+    *,
+    n: int,
+    reps: int,
+    seed: Seed,
+    beta: float = 10.0,
+    eps: float = 0.1,
+    centers: Any = ((0.25,), (0.75,)),
+    grid: int = 2000,
+) -> pd.DataFrame:
+    r"""Theorem 1 across the number of classes, with :math:`L` and the Bayes risk held fixed.
+
+    For each :math:`k` the problem is a :class:`RareClassProblem`: the softmax problem with the
+    given ``centers`` and ``beta`` carries mass :math:`1 - \varepsilon` and :math:`k - k_0` rare
+    classes share :math:`\varepsilon`, so :math:`L = (1 - \varepsilon)\beta/2` and the Bayes
+    risk do not depend on :math:`k`, nor does Theorem 1's bound
+    :math:`2P(g^* \ne Y) + 4L/n^{1/(D+1)}` (eq. 7). ``reps`` independent training sets of size
+    ``n`` per :math:`k` (child streams of ``seed``, spawned per :math:`k` in the order of
+    ``ks``); the 1-NN risk of each is integrated on a midpoint grid of ``grid ** D`` points.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (k, training set): ``k``, ``seed`` (the training set's index), the 1-NN
+        risk, the Bayes risk, Theorem 1's bound and the risk :math:`1 - 1/k` of uniform guessing.
+    """
+    ks = check_int_vector(ks, "ks", minimum=2)
+    n = check_positive_int(n, "n")
+    reps = check_positive_int(reps, "reps")
+    grid = check_positive_int(grid, "grid")
+    base = SoftmaxProblem(check_matrix(centers, "centers"), beta)
+    problems = [RareClassProblem(base, int(k), eps) for k in ks]
+    tasks = []
+    for prob, rng in zip(problems, spawn(seed, len(ks)), strict=True):
+        G = prob.grid(grid)
+        tasks += [(prob, G, prob.eta(G), n, r) for r in spawn(rng, reps)]
+    risks = pmap(_rare_nn_risk, tasks, desc="Theorem 1: k × samples")
+    rows = []
+    for i, prob in enumerate(problems):
+        bayes = prob.bayes_risk(grid)
+        bound = float(mb.theorem1_bound(n, bayes, prob.lipschitz, prob.D))
+        for rep, risk in enumerate(risks[i * reps : (i + 1) * reps]):
+            rows.append(
+                {
+                    "k": prob.k,
+                    "seed": rep,
+                    "1-NN risk": risk,
+                    "Bayes risk": bayes,
+                    "Theorem 1 bound": bound,
+                    "uniform risk": 1.0 - 1.0 / prob.k,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def _rare_nn_risk(task: tuple) -> float:
+    """One training set of :func:`theorem1_k_sweep`: the grid risk of 1-NN."""
+    prob, G, eta_G, n, r = task
+    return _one_nn_risk(prob, G, eta_G, (n, r))
 
 
 def k_sweep_seeds(

@@ -14,6 +14,9 @@ r"""Seeded classification tasks in metric spaces for the maximum-margin NN chapt
   :math:`\|\eta(x) - \eta(x')\|_\infty \le (\beta/2)\, d(x, x')`: the Lipschitz condition of
   Section 3.1 with :math:`L = \beta/2`, for every :math:`k`. The Bayes classifier is the nearest
   centre, and risks are computed exactly up to quadrature on a midpoint grid.
+* :class:`RareClassProblem` -- a :class:`SoftmaxProblem` with :math:`k - k_0` extra classes of
+  constant probability: :math:`k` grows while the Lipschitz constant and the Bayes risk stay
+  fixed (Theorem 1's bound is the same for every :math:`k`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from mlgeom.random import Seed, as_generator
 
 __all__ = [
     "ALPHABET",
+    "RareClassProblem",
     "SoftmaxProblem",
     "Task",
     "digits_task",
@@ -251,4 +255,92 @@ class SoftmaxProblem:
 
     def bayes_risk(self, per_axis: int = 200) -> float:
         r""":math:`P(g^*(X) \ne Y) = 1 - \int \max_y \eta_y(x)\,dx`."""
+        return self.risk(self.bayes_predict, per_axis)
+
+
+@dataclass(frozen=True)
+class RareClassProblem:
+    r"""A :class:`SoftmaxProblem` padded with rare classes: :math:`k` grows, :math:`L` does not.
+
+    .. math::
+        \eta(x) = \big((1 - \varepsilon)\,\eta^{\rm base}(x),\;
+        \tfrac{\varepsilon}{k - k_0}, \dots, \tfrac{\varepsilon}{k - k_0}\big),
+
+    where :math:`k_0` is the number of classes of ``base``. The rare classes have constant
+    probability, so :math:`\|\eta(x) - \eta(x')\|_\infty \le (1 - \varepsilon)(\beta/2)\,d(x, x')`
+    for every :math:`k` (Section 3.1's Lipschitz condition with :math:`L = (1-\varepsilon)\beta/2`),
+    and as long as :math:`\varepsilon/(k - k_0) \le (1-\varepsilon)/k_0` the Bayes classifier
+    is the base one, with risk :math:`1 - (1-\varepsilon)(1 - P(g^{\rm base} \ne Y))` whatever
+    :math:`k`. Theorem 1's bound is then the same for every :math:`k`: the family isolates the
+    number of classes, which the bound claims not to depend on.
+
+    Attributes
+    ----------
+    base : SoftmaxProblem
+        The problem whose classes carry mass :math:`1 - \varepsilon`.
+    k : int
+        Total number of classes, ``> base.k``.
+    eps : float
+        Total probability of the rare classes, in (0, 1).
+    """
+
+    base: SoftmaxProblem
+    k: int
+    eps: float
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.base, SoftmaxProblem):
+            raise ValueError(f"base must be a SoftmaxProblem; got {self.base!r:.60}")
+        object.__setattr__(self, "k", check_positive_int(self.k, "k", minimum=self.base.k + 1))
+        eps = check_real(self.eps, "eps", low=0.0, high=1.0, low_inclusive=False)
+        if eps >= 1.0:
+            raise ValueError(f"eps must be in (0, 1); got {eps}")
+        if eps / (self.k - self.base.k) > (1.0 - eps) / self.base.k:
+            raise ValueError(
+                f"eps = {eps} is too large for k = {self.k}: a rare class could be the Bayes "
+                f"choice (need eps/(k - {self.base.k}) <= (1 - eps)/{self.base.k})"
+            )
+        object.__setattr__(self, "eps", eps)
+
+    @property
+    def D(self) -> int:
+        """Dimension (an upper bound on the doubling dimension of the space)."""
+        return self.base.D
+
+    @property
+    def lipschitz(self) -> float:
+        r"""Lipschitz constant :math:`(1 - \varepsilon)\beta/2` of :math:`\eta` in the sup-norm."""
+        return (1.0 - self.eps) * self.base.lipschitz
+
+    def eta(self, X: np.ndarray) -> np.ndarray:
+        """Conditional class probabilities, shape ``(len(X), k)``; rare classes last."""
+        p = self.base.eta(X)
+        rare = np.full((len(p), self.k - self.base.k), self.eps / (self.k - self.base.k))
+        return np.concatenate([(1.0 - self.eps) * p, rare], axis=1)
+
+    def sample(self, n: int, seed: Seed) -> tuple[np.ndarray, np.ndarray]:
+        r"""Draw ``n`` points uniformly in :math:`[0, 1]^D` and labels from :math:`\eta`."""
+        n = check_positive_int(n, "n")
+        rng = as_generator(seed)
+        X = rng.random((n, self.D))
+        cum = np.cumsum(self.eta(X), axis=1)
+        y = (rng.random(n)[:, None] > cum).sum(axis=1)
+        return X, np.minimum(y, self.k - 1)
+
+    def grid(self, per_axis: int) -> np.ndarray:
+        """Midpoint grid of ``per_axis ** D`` points (:meth:`SoftmaxProblem.grid`)."""
+        return self.base.grid(per_axis)
+
+    def bayes_predict(self, X: np.ndarray) -> np.ndarray:
+        """Predict with the Bayes classifier, the base problem's (a rare class never wins)."""
+        return self.base.bayes_predict(X)
+
+    def risk(self, predict: Callable[[np.ndarray], np.ndarray], per_axis: int = 200) -> float:
+        r""":math:`P(g(X) \ne Y) = \int (1 - \eta_{g(x)}(x))\,dx` by the midpoint rule."""
+        G = self.grid(per_axis)
+        g = check_indices(np.asarray(predict(G)), "predict(grid)", n=self.k, ndim=1)
+        return float(np.mean(1.0 - self.eta(G)[np.arange(len(G)), g]))
+
+    def bayes_risk(self, per_axis: int = 200) -> float:
+        r""":math:`P(g^*(X) \ne Y) = 1 - (1 - \varepsilon)(1 - P(g^{\rm base}(X) \ne Y))`."""
         return self.risk(self.bayes_predict, per_axis)
