@@ -1216,6 +1216,48 @@ def _scope_primer(X2: np.ndarray, Y2: np.ndarray) -> dict[str, Spec]:
         bandwidth=Real(0.0, low_open=True),
         degree=Int(1),
     )
+    reg["mlgeom.primer.SketchedKernelPerceptron"] = record(P.SketchedKernelPerceptron)
+
+    def sketch() -> Any:
+        phi = P.random_fourier_features(2, 4, seed=0)
+        return P.sketched_kernel_perceptron(X2, Y2, phi, n_steps=3)
+
+    for m in ("decision_function", "predict"):
+        reg[f"mlgeom.primer.SketchedKernelPerceptron.{m}"] = method(
+            sketch, m, {"Xq": X2}, Xq=Array()
+        )
+    reg["mlgeom.primer.sketched_kernel_perceptron"] = fn(
+        P.sketched_kernel_perceptron,
+        lambda: {
+            "X": X2,
+            "y": Y2,
+            "features": P.random_fourier_features(2, 4, seed=0),
+            "rule": "most_violated",
+            "n_steps": 3,
+            "max_updates": None,
+        },
+        X=Array(),
+        y=Array(),
+        features=Instance("RandomFourierFeatures"),
+        rule=Choice(("most_violated",)),
+        n_steps=Int(0, optional=True),
+        max_updates=Skip("only with rule='cyclic'"),
+    )
+    reg["mlgeom.primer.sketched_perceptron_sweep"] = fn(
+        P.sketched_perceptron_sweep,
+        {
+            "datasets": {"tiny": (X2, Y2, X2, Y2)},
+            "rhos": [4],
+            "n_draws": 1,
+            "n_steps": {"tiny": 2},
+            "seed": 0,
+        },
+        datasets=Skip("a mapping of name to (X_train, y_train, X_test, y_test)"),
+        rhos=Array(),
+        n_draws=Int(1),
+        n_steps=Skip("a mapping of data-set name to a step count (checked: keys and >= 1)"),
+        seed=SEED,
+    )
     reg["mlgeom.primer.rkhs_normalized_margin"] = fn(
         P.rkhs_normalized_margin,
         {"alpha": [1.0, 1.0, 0.0], "y": Y2, "K": np.eye(3)},

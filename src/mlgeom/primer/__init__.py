@@ -10,7 +10,8 @@ slides                                   module
 "Polytope Distance" (Gilbert)            :mod:`.polytope_distance`
 "Kernels", kernel density estimates      :mod:`mlgeom.algorithms.kernels`
 "Kernel Perceptron Algorithm"            :mod:`.kernel_perceptrons`
-"Sketched Kernel SVM" (random features)  :mod:`mlgeom.algorithms.random_features`
+"Sketched Kernel SVM" (random features)  :mod:`mlgeom.algorithms.random_features`,
+                                         :mod:`.sketched_svm`
 polynomial regression, model selection   :mod:`.regression`
 ε-samples and ε-nets (halfplanes)        :mod:`.range_spaces`
 priority sampling, partition of unity    :mod:`mlgeom.algorithms.sampling`
@@ -76,6 +77,7 @@ __getattr__, __dir__, __all__ = attach(
             "priority_bias_draws",
             "rff_error_sweep",
             "rkhs_normalized_margin",
+            "sketched_perceptron_sweep",
         ],
         "kernel_perceptrons": ["RULES", "KernelPerceptron", "kernel_perceptron", "rkhs_margin"],
         "polytope_distance": [
@@ -87,5 +89,6 @@ __getattr__, __dir__, __all__ = attach(
         ],
         "range_spaces": ["EXACT_MAX_POINTS", "halfplane_discrepancy", "halfplane_net_gap"],
         "regression": ["polynomial_cv", "polynomial_fit", "polynomial_sse"],
+        "sketched_svm": ["SketchedKernelPerceptron", "sketched_kernel_perceptron"],
     },
 )

@@ -38,7 +38,7 @@ from mlgeom.algorithms import perceptrons as perceptron
 from mlgeom.book.plotting import COLORS
 from mlgeom.parallel import pmap
 from mlgeom.primer import kernel_perceptrons as kp
-from mlgeom.primer import polytope_distance, range_spaces
+from mlgeom.primer import polytope_distance, range_spaces, sketched_svm
 from mlgeom.random import Seed, as_generator, spawn
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "priority_bias_draws",
     "rff_error_sweep",
     "rkhs_normalized_margin",
+    "sketched_perceptron_sweep",
 ]
 
 
@@ -562,6 +563,140 @@ def _rff_run(task: tuple[np.ndarray, int, np.random.Generator]) -> float:
     return random_features.rff_sup_error(
         X, random_features.random_fourier_features(X.shape[1], rho, seed=g)
     )
+
+
+def sketched_perceptron_sweep(
+    datasets: Mapping[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+    rhos: Sequence[int],
+    n_draws: int,
+    n_steps: Mapping[str, int],
+    *,
+    seed: Seed,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    r"""Run the slides' sketched kernel SVM beside the exact kernel perceptron, over :math:`\rho`.
+
+    Slides "Sketched Kernel SVM Algorithm": the most-violated-point perceptron run on
+    :math:`\rho` random Fourier features of the Gaussian kernel :math:`\exp(-\|x - p\|^2)`
+    (:func:`mlgeom.primer.sketched_svm.sketched_kernel_perceptron`) approximates the kernel
+    perceptron (:func:`mlgeom.primer.kernel_perceptron`, ``rule="most_violated"``) as
+    :math:`\rho` grows (Rahimi and Recht: additive kernel error :math:`\varepsilon` in
+    :math:`\rho = \tilde O(1/\varepsilon^2)`). Both run the same number of steps on each data
+    set; so does the strawman, the linear perceptron with the same rule
+    (:func:`mlgeom.algorithms.perceptrons.max_margin_perceptron` on the raw points).
+
+    Parameters
+    ----------
+    datasets : mapping
+        ``name -> (X_train, y_train, X_test, y_test)`` with labels in {-1, +1}.
+    rhos : sequence of int
+        Numbers of features :math:`\rho` (each >= 1).
+    n_draws : int
+        Independent feature maps per :math:`\rho` (>= 1); one map serves every data set.
+    n_steps : mapping
+        ``name -> steps`` (>= 1) for every data set, e.g. the slides'
+        :math:`\lceil R^2/(\varepsilon\gamma_0^2)\rceil` capped.
+    seed : int or numpy.random.Generator
+        Root of the feature draws (one child per :math:`\rho`, one grandchild per draw).
+
+    Returns
+    -------
+    runs : pandas.DataFrame
+        One row per (:math:`\rho`, draw, data set): ``rho``, ``draw``, ``data``,
+        ``train_error``, ``test_error`` of the sketched perceptron and ``gap``, the larger of
+        its training and test errors' distances to the exact kernel perceptron's.
+    reference : pandas.DataFrame
+        Indexed by data set: ``steps``, ``exact_train_error``, ``exact_test_error``,
+        ``linear_train_error``, ``linear_test_error`` and ``linear_gap`` (the same gap for
+        the linear perceptron).
+    """
+    if not isinstance(datasets, Mapping) or not datasets:
+        raise ValueError(f"datasets must be a non-empty mapping; got {datasets!r}")
+    if not isinstance(n_steps, Mapping) or set(n_steps) != set(datasets):
+        raise ValueError(
+            f"n_steps must map every data set {sorted(datasets)} to a step count; got {n_steps!r}"
+        )
+    steps = {name: check_positive_int(n_steps[name], f"n_steps[{name!r}]") for name in datasets}
+    data = {}
+    for name, (Xtr, ytr, Xte, yte) in datasets.items():
+        Xtr_ = check_matrix(Xtr, f"X_train of {name!r}")
+        Xte_ = check_matrix(Xte, f"X_test of {name!r}", n_cols=Xtr_.shape[1])
+        data[name] = (
+            Xtr_,
+            check_labels(ytr, Xtr_.shape[0], f"y_train of {name!r}"),
+            Xte_,
+            check_labels(yte, Xte_.shape[0], f"y_test of {name!r}"),
+        )
+    dims = {X.shape[1] for X, _, _, _ in data.values()}
+    if len(dims) != 1:
+        raise ValueError(f"the data sets must share one dimension; got {sorted(dims)}")
+    rhos = [int(r) for r in check_int_vector(rhos, "rhos")]
+    n_draws = check_positive_int(n_draws, "n_draws")
+    d = dims.pop()
+    ref_rows = pmap(
+        _exact_sketch_reference,
+        [(name, data[name], steps[name]) for name in data],
+        desc="sketched SVM: exact and linear references",
+    )
+    reference = pd.DataFrame(ref_rows).set_index("data")
+    tasks = [
+        (rho, draw, g, data, steps, d)
+        for rho, rng in zip(rhos, spawn(seed, len(rhos)), strict=True)
+        for draw, g in enumerate(spawn(rng, n_draws))
+    ]
+    rows = [
+        row for chunk in pmap(_sketch_run, tasks, desc="sketched SVM: ρ × draws") for row in chunk
+    ]
+    runs = pd.DataFrame(rows)
+    exact_tr = runs["data"].map(reference["exact_train_error"])
+    exact_te = runs["data"].map(reference["exact_test_error"])
+    runs["gap"] = np.maximum(
+        (runs["train_error"] - exact_tr).abs(), (runs["test_error"] - exact_te).abs()
+    )
+    return runs, reference
+
+
+def _error(pred: np.ndarray, y: np.ndarray) -> float:
+    return float(np.mean(pred != y))
+
+
+def _exact_sketch_reference(task: tuple) -> dict[str, Any]:
+    name, (Xtr, ytr, Xte, yte), steps = task
+    # slides "Kernel Perceptron Algorithm": x' = argmin sigma(x) KDE_W(x), the exact kernel
+    exact = kp.kernel_perceptron(Xtr, ytr, "gaussian", rule="most_violated", n_steps=steps)
+    # the strawman: the same rule on the raw points (slides "Perceptron Algorithm")
+    w = perceptron.max_margin_perceptron(Xtr, ytr, n_steps=steps).w
+    row = {
+        "data": name,
+        "steps": steps,
+        "exact_train_error": _error(exact.predict(Xtr), ytr),
+        "exact_test_error": _error(exact.predict(Xte), yte),
+        "linear_train_error": _error(np.where(Xtr @ w >= 0, 1.0, -1.0), ytr),
+        "linear_test_error": _error(np.where(Xte @ w >= 0, 1.0, -1.0), yte),
+    }
+    row["linear_gap"] = max(
+        abs(row["linear_train_error"] - row["exact_train_error"]),
+        abs(row["linear_test_error"] - row["exact_test_error"]),
+    )
+    return row
+
+
+def _sketch_run(task: tuple) -> list[dict[str, Any]]:
+    rho, draw, g, data, steps, d = task
+    # slides "Sketched Kernel SVM Algorithm": phi : X -> R^rho (Rahimi and Recht)
+    phi = random_features.random_fourier_features(d, rho, seed=g)
+    out = []
+    for name, (Xtr, ytr, Xte, yte) in data.items():
+        model = sketched_svm.sketched_kernel_perceptron(Xtr, ytr, phi, n_steps=steps[name])
+        out.append(
+            {
+                "rho": rho,
+                "draw": draw,
+                "data": name,
+                "train_error": _error(model.predict(Xtr), ytr),
+                "test_error": _error(model.predict(Xte), yte),
+            }
+        )
+    return out
 
 
 def kde_error_sweep(

@@ -281,16 +281,57 @@ def kernel_perceptron(
     Xk = X_arr if kernel == "polynomial" else X_arr - X_arr.mean(axis=0)
     gram = _kernel_block(Xk, Xk, kernel, bandwidth, degree, same=True)
 
+    alpha, f, n_updates, clean_pass, history = _dual_perceptron(gram, y_arr, rule, budget)
+    return KernelPerceptron(
+        X=read_only(X_arr, copy=True),
+        y=read_only(y_arr, copy=True),
+        alpha=read_only(alpha, copy=True),
+        kernel=kernel,
+        bandwidth=bandwidth,
+        degree=degree,
+        rule=rule,
+        n_updates=n_updates,
+        converged=clean_pass if rule == "cyclic" else bool(np.all(y_arr * f >= 0.0)),
+        history=read_only(history, copy=True),
+    )
+
+
+def _dual_perceptron(
+    gram: np.ndarray, y: np.ndarray, rule: str, budget: int
+) -> tuple[np.ndarray, np.ndarray, int, bool, np.ndarray]:
+    r"""Run a perceptron rule in dual form on a precomputed Gram matrix.
+
+    The loop of :func:`kernel_perceptron` (and of the sketched kernel SVM of
+    :mod:`mlgeom.primer.sketched_svm`, whose Gram matrix is :math:`\Phi\Phi^\top`): start
+    from :math:`f = y_1 K(x_1, \cdot)`, then per update add one point, the next violator in
+    cyclic order (``"cyclic"``, stopping after a full clean pass) or
+    :math:`\arg\min_i y_i f(x_i)` (``"most_violated"``, ties to the lowest index), at most
+    ``budget`` updates. Arguments are trusted (validated by the callers).
+
+    Returns
+    -------
+    alpha : numpy.ndarray of shape (n,)
+        Update counts, the start included.
+    f : numpy.ndarray of shape (n,)
+        :math:`f(x_j) = \sum_i \alpha_i y_i K(x_i, x_j)` at the end.
+    n_updates : int
+        Updates after the start.
+    clean_pass : bool
+        Whether a cyclic run stopped on a full pass without an update.
+    history : numpy.ndarray of shape (n_updates + 1,)
+        Training error after the start and after each update.
+    """
+    n = y.shape[0]
     alpha = np.zeros(n, dtype=np.int64)
     # slide: "choose w = sigma(x) x" -> f = y_1 K(x_1, .)
     alpha[0] = 1
-    f = y_arr[0] * gram[0]  # f[j] = f(x_j) = sum_i alpha_i y_i K(x_i, x_j)
-    history = [_training_error(f, y_arr)]
+    f = y[0] * gram[0]  # f[j] = f(x_j) = sum_i alpha_i y_i K(x_i, x_j)
+    history = [_training_error(f, y)]
     n_updates = 0
     clean_pass = False  # cyclic: stopped by a full pass without an update
     i = 0  # next point to check (the printed "i = 1")
     while n_updates < budget:
-        margins = y_arr * f
+        margins = y * f
         if rule == "cyclic":
             # Implementation Hints: "if y_i <x_i, w> < 0" at the next point in cyclic order
             violators = np.flatnonzero(margins < 0.0)
@@ -305,22 +346,10 @@ def kernel_perceptron(
             j = int(np.argmin(margins))
         # slide: KDE_W = KDE_W + sigma(x') K(x', .)   (the Gram matrix is symmetric)
         alpha[j] += 1
-        f += y_arr[j] * gram[j]
+        f += y[j] * gram[j]
         n_updates += 1
-        history.append(_training_error(f, y_arr))
-
-    return KernelPerceptron(
-        X=read_only(X_arr, copy=True),
-        y=read_only(y_arr, copy=True),
-        alpha=read_only(alpha, copy=True),
-        kernel=kernel,
-        bandwidth=bandwidth,
-        degree=degree,
-        rule=rule,
-        n_updates=n_updates,
-        converged=clean_pass if rule == "cyclic" else bool(np.all(y_arr * f >= 0.0)),
-        history=read_only(np.asarray(history), copy=True),
-    )
+        history.append(_training_error(f, y))
+    return alpha, f, n_updates, clean_pass, np.asarray(history)
 
 
 def rkhs_margin(
