@@ -1029,7 +1029,13 @@ def _scope_primer(X2: np.ndarray, Y2: np.ndarray) -> dict[str, Spec]:
     import mlgeom.primer as P
 
     reg: dict[str, Spec] = {}
-    for rec in ("GilbertResult", "GilbertSweep", "KernelPerceptron", "QPResult"):
+    for rec in (
+        "GilbertResult",
+        "GilbertSweep",
+        "KernelPerceptron",
+        "PerceptronProofSteps",
+        "QPResult",
+    ):
         reg[f"mlgeom.primer.{rec}"] = record(getattr(P, rec))
     Pq = np.array([[2.0, 0.0], [2.0, 1.0]])
     Qq = np.array([[0.0, 0.0], [0.0, 1.0]])
@@ -1143,6 +1149,26 @@ def _scope_primer(X2: np.ndarray, Y2: np.ndarray) -> dict[str, Spec]:
     )
     reg["mlgeom.primer.novikoff_alignment_sweep"] = fn(
         P.novikoff_alignment_sweep,
+        {"gammas": [0.3], "n": 20, "d": 2, "reps": 1, "seed": 0},
+        gammas=Array(),
+        n=Int(1),
+        d=Int(1),
+        reps=Int(1),
+        seed=SEED,
+    )
+    reg["mlgeom.primer.perceptron_proof_steps"] = fn(
+        P.perceptron_proof_steps,
+        {
+            "X": [[1.0, 0.2], [-0.5, 1.0], [-1.0, -0.1]],
+            "y": [1.0, 1.0, -1.0],
+            "w_prime": [0.0, 1.0],
+        },
+        X=Array(),
+        y=Array(),
+        w_prime=Array(),
+    )
+    reg["mlgeom.primer.perceptron_proof_sweep"] = fn(
+        P.perceptron_proof_sweep,
         {"gammas": [0.3], "n": 20, "d": 2, "reps": 1, "seed": 0},
         gammas=Array(),
         n=Int(1),

@@ -7,6 +7,7 @@ slides                                   module
 =======================================  ======================================================
 "Loss Functions"                         :mod:`mlgeom.algorithms.margin_losses`
 "Perceptron Algorithm", max margin       :mod:`mlgeom.algorithms.perceptrons`
+"Geometry of Why Perceptron Works"       :mod:`.perceptron_proof`
 "Polytope Distance" (Gilbert)            :mod:`.polytope_distance`
 "Kernels", kernel density estimates      :mod:`mlgeom.algorithms.kernels`
 "Kernel Perceptron Algorithm"            :mod:`.kernel_perceptrons`
@@ -71,6 +72,7 @@ __getattr__, __dir__, __all__ = attach(
             "mistake_bound_sweep",
             "novikoff_alignment",
             "novikoff_alignment_sweep",
+            "perceptron_proof_sweep",
             "per_seed_slopes",
             "planar_benchmarks",
             "plot_decision_regions",
@@ -80,6 +82,7 @@ __getattr__, __dir__, __all__ = attach(
             "sketched_perceptron_sweep",
         ],
         "kernel_perceptrons": ["RULES", "KernelPerceptron", "kernel_perceptron", "rkhs_margin"],
+        "perceptron_proof": ["PerceptronProofSteps", "perceptron_proof_steps"],
         "polytope_distance": [
             "GilbertResult",
             "QPResult",

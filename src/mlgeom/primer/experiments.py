@@ -38,7 +38,7 @@ from mlgeom.algorithms import perceptrons as perceptron
 from mlgeom.book.plotting import COLORS
 from mlgeom.parallel import pmap
 from mlgeom.primer import kernel_perceptrons as kp
-from mlgeom.primer import polytope_distance, range_spaces, sketched_svm
+from mlgeom.primer import perceptron_proof, polytope_distance, range_spaces, sketched_svm
 from mlgeom.random import Seed, as_generator, spawn
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "mistake_bound_sweep",
     "novikoff_alignment",
     "novikoff_alignment_sweep",
+    "perceptron_proof_sweep",
     "per_seed_slopes",
     "planar_benchmarks",
     "plot_decision_regions",
@@ -204,6 +205,54 @@ def _alignment_run(task: tuple[float, int, int, np.random.Generator]) -> dict[st
     gamma, n, d, rng = task
     X, y, w_star = perceptron.planted_margin_data(n, d, gamma, seed=rng)
     return {"gamma": gamma, "ratio": novikoff_alignment(X, y, w_star, gamma)}
+
+
+def perceptron_proof_sweep(
+    gammas: Sequence[float], n: int, d: int, reps: int, *, seed: Seed
+) -> pd.DataFrame:
+    r"""Evaluate the slides' perceptron-proof steps on planted-margin data, ``reps`` per margin.
+
+    Slides "Geometry of Why Perceptron Works": each data set is drawn by
+    :func:`mlgeom.algorithms.perceptrons.planted_margin_data` from its own stream (one child
+    of ``seed`` per margin, one grandchild per data set, as in :func:`mistake_bound_sweep`) and
+    measured by :func:`mlgeom.primer.perceptron_proof.perceptron_proof_steps` with the planted
+    unit separator as :math:`w'`.
+
+    Parameters
+    ----------
+    gammas : sequence of float
+        Planted margins, each in (0, 1).
+    n, d : int
+        Points per data set and dimension.
+    reps : int
+        Data sets per margin.
+    seed : int or numpy.random.Generator
+        Root of the random streams.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set: ``gamma``, ``updates`` (:math:`t`), ``norm_ratio``
+        (:math:`\|w\|^2/(t+1)`), ``cauchy_schwarz_gap``
+        (:math:`1 - \langle w, w'\rangle/\|w\|`) and ``max_misclassified_share`` (the
+        largest share of misclassified points at an update; NaN without updates).
+    """
+    tasks = _planted_margin_tasks(gammas, n, d, reps, seed)
+    return pd.DataFrame(pmap(_proof_steps_run, tasks, desc="perceptron: proof steps"))
+
+
+def _proof_steps_run(task: tuple[float, int, int, np.random.Generator]) -> dict[str, Any]:
+    gamma, n, d, rng = task
+    X, y, w_star = perceptron.planted_margin_data(n, d, gamma, seed=rng)
+    steps = perceptron_proof.perceptron_proof_steps(X, y, w_star)
+    share = steps.misclassified_share
+    return {
+        "gamma": gamma,
+        "updates": steps.n_updates,
+        "norm_ratio": steps.norm_ratio,
+        "cauchy_schwarz_gap": steps.cauchy_schwarz_gap,
+        "max_misclassified_share": float(share.max()) if share.size else float("nan"),
+    }
 
 
 @dataclass(frozen=True, eq=False)
