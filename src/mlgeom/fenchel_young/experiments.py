@@ -37,6 +37,7 @@ from mlgeom.fenchel_young.losses import Multiclass, Structure, smooth_hinge
 from mlgeom.fenchel_young.streams import (
     Stream,
     _random_outputs,
+    correlated_prototype_stream,
     lower_bound_instance,
     prototype_stream,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "appendix_d_table",
     "multiclass_runs",
     "worst_case_table",
+    "correlated_table",
     "slope_per_seed",
     "second_half_fractions",
     "STEPS",
@@ -312,6 +314,128 @@ def _worst_case_rows(task: tuple) -> list[dict[str, Any]]:
                     "step": "none",
                     "sum_E": E,
                     "mistakes": E,
+                    "c_star": c,
+                }
+            )
+    return rows
+
+
+def correlated_table(
+    ds: list[int],
+    T: int,
+    n_seeds: int,
+    *,
+    arms: tuple[tuple[str, str], ...],
+    n_prototypes: int,
+    cosine: float,
+    feature_noise: float,
+    label_noise: float,
+    pool: int,
+    adversary: bool = False,
+    uniform: bool = False,
+    horizons: tuple[int, ...] | None = None,
+    seed: Seed = None,
+) -> pd.DataFrame:
+    r"""Measure the headline's :math:`c^*` on streams that do not decompose, optionally adaptive.
+
+    For each number of classes and seed, a
+    :func:`~mlgeom.fenchel_young.streams.correlated_prototype_stream` (correlated prototypes,
+    feature noise, label noise). Each arm ``(decoding, step)`` runs on it; with
+    ``adversary=True`` the stream's classes are discarded and the adaptive adversary of
+    :func:`~mlgeom.fenchel_young.adversary.adversarial_ogd_batch` chooses each round's class
+    against that arm's learner (so each arm gets its own stream, the inputs being shared).
+    :math:`c^* = \sup_U R_T(U)/\|U\|_F^2` is computed exactly (ridge bisection,
+    :func:`~mlgeom.fenchel_young.comparator.worst_case_constant`) on the rounds the arm faced,
+    at every horizon of ``horizons`` (prefixes of the same run; default ``(T,)``).
+
+    ``uniform=True`` adds the uniform guesser (:math:`\sum_t E_t = T(1 - 1/d)`,
+    ``decoding = "uniform"``, ``step = "none"``) on the rounds faced by the first arm (with an
+    adversary, the classes it chose against that arm's learner). The decodings' uniforms are
+    shared across arms. Columns: ``d, seed, decoding, step, T, sum_E, c_star``.
+    """
+    check_int_vector(ds, "ds", minimum=2)
+    T = check_positive_int(T, "T")
+    check_positive_int(n_seeds, "n_seeds")
+    if isinstance(arms, str) or not arms:
+        raise ValueError(f"arms must be a non-empty tuple of (decoding, step); got {arms!r}")
+    for arm in arms:
+        if not isinstance(arm, tuple) or len(arm) != 2:
+            raise ValueError(f"each arm must be a (decoding, step) pair; got {arm!r}")
+        check_in(arm[0], "arms decoding", sr.DECODINGS)
+        check_in(arm[1], "arms step", STEPS)
+    hs = (T,) if horizons is None else tuple(check_int_vector(horizons, "horizons", minimum=1))
+    if max(hs) > T:
+        raise ValueError(f"horizons must be <= T={T}; got {max(hs)}")
+    kw = {
+        "n_prototypes": n_prototypes,
+        "cosine": cosine,
+        "feature_noise": feature_noise,
+        "label_noise": label_noise,
+        "pool": pool,
+    }
+    correlated_prototype_stream(2, 1, seed=0, **kw)  # validate the stream's parameters here
+    tasks = [
+        (d, k, h, T, tuple(arms), kw, bool(adversary), bool(uniform), hs)
+        for d, g in zip(ds, spawn(seed, len(ds)), strict=True)
+        for k, h in enumerate(spawn(g, n_seeds))
+    ]
+    rows = pmap(_correlated_rows, tasks, desc="Theorem 5.1: correlated streams against d")
+    return pd.DataFrame([r for rs in rows for r in rs])
+
+
+def _correlated_rows(task: tuple) -> list[dict[str, Any]]:
+    """One ``(d, seed)`` of :func:`correlated_table`: its stream, every arm, every horizon."""
+    from dataclasses import replace
+
+    from mlgeom.fenchel_young.adversary import adversarial_ogd_batch
+
+    d, k, g, T, arms, kw, adversary, uniform, hs = task
+    h_stream, h_dec = spawn(g, 2)
+    st = correlated_prototype_stream(d, T, seed=h_stream, **kw)
+    unif = h_dec.random((1, T, 2))
+    s = Multiclass(d)
+    rows: list[dict[str, Any]] = []
+    faced = []
+    for dec, step in arms:
+        eta = step_size(step, d)
+        if adversary:
+            inputs = st.order // d
+            rec, lab = adversarial_ogd_batch(
+                st.X[::d], inputs[None], unif, d=d, eta=eta, decoding=dec
+            )
+            arm_stream = replace(st, order=inputs * d + lab[0])
+        else:
+            arm_stream = st
+            rec = logistic_ogd_batch(
+                st.X, st.labels, st.order[None], unif, d=d, eta=eta, decoding=dec
+            )
+        faced.append(arm_stream)
+        E = np.cumsum(rec.expected_loss[0])
+        for h in hs:
+            c = cmp.worst_case_constant(s, arm_stream.head(h), float(E[h - 1]), loss_scale=LOG2E)
+            rows.append(
+                {
+                    "d": d,
+                    "seed": k,
+                    "decoding": dec,
+                    "step": step,
+                    "T": h,
+                    "sum_E": float(E[h - 1]),
+                    "c_star": c,
+                }
+            )
+    if uniform:
+        for h in hs:
+            E_u = h * (1.0 - 1.0 / d)
+            c = cmp.worst_case_constant(s, faced[0].head(h), E_u, loss_scale=LOG2E, hi=1e7)
+            rows.append(
+                {
+                    "d": d,
+                    "seed": k,
+                    "decoding": "uniform",
+                    "step": "none",
+                    "T": h,
+                    "sum_E": E_u,
                     "c_star": c,
                 }
             )
