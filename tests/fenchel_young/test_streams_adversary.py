@@ -76,73 +76,110 @@ def test_correlated_stream_rejects_bad_values(name, value):
         FY.correlated_prototype_stream(**args)
 
 
-def _adversary_reference(X, order, d, eta, decoding):
-    """Brute force: try every class with the package's exact E_t, keep the first maximiser."""
+def _pool(d, seed=11):
+    """The clean labelled pool of a correlated stream: its distinct (input, class) rows."""
+    st = FY.correlated_prototype_stream(d, 400, seed=seed, **dict(KW, label_noise=0.0))
+    cand = np.unique(st.order)
+    return st, cand, st.X[cand], st.labels[cand]
+
+
+def _adversary_reference(X, labels, T, d, eta, decoding):
+    """Brute force: every candidate's E_t from the package's decoding law, first maximiser."""
     W = np.zeros((d, X.shape[1]))
-    labels, E = [], []
     s = FY.Multiclass(d)
-    for i in order:
-        x = X[i]
-        theta = W @ x
-        law = FY.multiclass_decoding_law(theta, decoding)
-        Ey = np.array([1.0 - law[y] for y in range(d)])
-        if decoding == "randomized":  # the package's Algorithm 1 expectation, class by class
-            Ey2 = np.array([FY.expected_target_loss(s, theta, np.eye(d)[y]) for y in range(d)])
-            np.testing.assert_allclose(Ey, Ey2, atol=1e-12)
-        y = int(np.argmax(Ey))
-        labels.append(y)
-        E.append(Ey[y])
+    order, E = [], []
+    for _ in range(T):
+        Ei = []
+        for x, y in zip(X, labels, strict=True):
+            law = FY.multiclass_decoding_law(W @ x, decoding)
+            Ei.append(1.0 - law[y])
+            if decoding == "randomized":  # Algorithm 1's exact expectation, pair by pair
+                e2 = FY.expected_target_loss(s, W @ x, np.eye(d)[y])
+                np.testing.assert_allclose(Ei[-1], e2, atol=1e-12)
+        i = int(np.argmax(Ei))
+        order.append(i)
+        E.append(Ei[i])
+        theta = W @ X[i]
         sig = np.exp(theta - theta.max())
         sig /= sig.sum()
-        W -= (eta / np.log(2)) * np.outer(sig - np.eye(d)[y], x)
-    return np.array(labels), np.array(E), W
+        W -= (eta / np.log(2)) * np.outer(sig - np.eye(d)[labels[i]], X[i])
+    return np.array(order), np.array(E), W
 
 
 @pytest.mark.parametrize("decoding", ["randomized", "gaptron", "deterministic"])
 def test_adversary_matches_brute_force(decoding):
-    d = 4
-    st = FY.correlated_prototype_stream(d, 60, seed=11, **KW)
-    X, order = st.X[::d], st.order // d
-    rng = np.random.default_rng(0)
-    unif = rng.random((1, 60, 2))
+    d, T = 4, 60
+    _, _, X, lab = _pool(d)
+    unif = np.random.default_rng(0).random((2, T, 2))
     eta = FY.eta_theorem_5_1(1.0)
-    rec, lab = FY.adversarial_ogd_batch(X, order[None], unif, d=d, eta=eta, decoding=decoding)
-    ref_lab, ref_E, ref_W = _adversary_reference(X, order, d, eta, decoding)
-    np.testing.assert_array_equal(lab[0], ref_lab)
-    np.testing.assert_allclose(rec.expected_loss[0], ref_E, atol=1e-12)
-    np.testing.assert_allclose(rec.W[0], ref_W, atol=1e-10)
+    rec, order = FY.adversarial_ogd_batch(X, lab, unif, d=d, eta=eta, decoding=decoding)
+    ref_order, ref_E, ref_W = _adversary_reference(X, lab, T, d, eta, decoding)
+    for k in range(2):  # W_t does not depend on the draws: same order for every seed
+        np.testing.assert_array_equal(order[k], ref_order)
+        np.testing.assert_allclose(rec.expected_loss[k], ref_E, atol=1e-12)
+        np.testing.assert_allclose(rec.W[k], ref_W, atol=1e-10)
 
 
-def test_adversary_is_the_batch_learner_on_its_own_classes():
-    """Replaying the adversary's classes through the oblivious batch learner gives the same run."""
-    d = 5
-    st = FY.correlated_prototype_stream(d, 200, seed=2, **KW)
-    X, order = st.X[::d], st.order // d
-    unif = np.random.default_rng(1).random((1, 200, 2))
+def test_adversary_hand_case():
+    """Two orthogonal candidates: the tie at W = 0 goes to the first, then they alternate."""
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    rec, order = FY.adversarial_ogd_batch(X, [0, 1], np.full((1, 4, 2), 0.5), d=2, eta=0.3)
+    assert order.tolist() == [[0, 1, 0, 1]]
+    # round 1: W = 0, p = min(1, 2(1 - 1/2)) = 1, E = 1 - 1/2
+    assert rec.expected_loss[0, 0] == 0.5
+    # round 3 replays candidate 0 after one step of size eta/ln 2 on it: scores (+a, -a)
+    a = 0.3 / np.log(2) * 0.5
+    sig = 1.0 / (1.0 + np.exp(-2 * a))
+    np.testing.assert_allclose(rec.expected_loss[0, 2], 2 * (1 - sig) * (1 - sig), rtol=1e-12)
+
+
+def test_adversary_is_the_batch_learner_on_its_own_order():
+    """Replaying the adversary's order through the oblivious batch learner gives the same run."""
+    d, T = 5, 200
+    _, _, X, lab = _pool(d, seed=2)
+    unif = np.random.default_rng(1).random((1, T, 2))
     eta = FY.eta_gaptron(d, 1.0)
     for dec in ("randomized", "gaptron"):
-        rec, lab = FY.adversarial_ogd_batch(X, order[None], unif, d=d, eta=eta, decoding=dec)
-        replay = FY.logistic_ogd_batch(
-            st.X, st.labels, (order * d + lab[0])[None], unif, d=d, eta=eta, decoding=dec
-        )
+        rec, order = FY.adversarial_ogd_batch(X, lab, unif, d=d, eta=eta, decoding=dec)
+        replay = FY.logistic_ogd_batch(X, lab, order, unif, d=d, eta=eta, decoding=dec)
         for f in ("played", "expected_loss", "target_loss", "surrogate_loss", "W"):
             np.testing.assert_array_equal(getattr(rec, f), getattr(replay, f))
 
 
+def test_adversary_picks_the_largest_expected_loss():
+    """Each revealed E_t is the maximum over the pool of the decoding's exact E_t."""
+    d, T = 6, 80
+    _, _, X, lab = _pool(d, seed=5)
+    unif = np.random.default_rng(2).random((1, T, 2))
+    eta = FY.eta_theorem_5_1(1.0)
+    rec, order = FY.adversarial_ogd_batch(X, lab, unif, d=d, eta=eta)
+    for t in (1, 17, 79):
+        W = FY.logistic_ogd_batch(X, lab, order[:, :t], unif[:, :t], d=d, eta=eta).W[0]
+        law = FY.multiclass_decoding_law(X @ W.T)
+        Ei = 1.0 - law[np.arange(len(lab)), lab]
+        np.testing.assert_allclose(rec.expected_loss[0, t], Ei.max(), atol=1e-12)
+
+
 def test_adversary_rejects_bad_values():
     X = np.eye(3)
-    o = np.zeros((1, 4), dtype=np.int64)
+    lab = np.zeros(3, dtype=np.int64)
     u = np.full((1, 4, 2), 0.5)
     with pytest.raises(ValueError, match="d"):
-        FY.adversarial_ogd_batch(X, o, u, d=1, eta=0.1)
+        FY.adversarial_ogd_batch(X, lab, u, d=1, eta=0.1)
     with pytest.raises(ValueError, match="eta"):
-        FY.adversarial_ogd_batch(X, o, u, d=3, eta=0.0)
+        FY.adversarial_ogd_batch(X, lab, u, d=3, eta=0.0)
     with pytest.raises(ValueError, match="decoding"):
-        FY.adversarial_ogd_batch(X, o, u, d=3, eta=0.1, decoding="nope")
-    with pytest.raises(ValueError, match="orders"):
-        FY.adversarial_ogd_batch(X, o + 7, u, d=3, eta=0.1)
+        FY.adversarial_ogd_batch(X, lab, u, d=3, eta=0.1, decoding="nope")
+    with pytest.raises(ValueError, match="labels"):
+        FY.adversarial_ogd_batch(X, lab + 3, u, d=3, eta=0.1)
+    with pytest.raises(ValueError, match="labels"):
+        FY.adversarial_ogd_batch(X, lab[:2], u, d=3, eta=0.1)
     with pytest.raises(ValueError, match="uniforms"):
-        FY.adversarial_ogd_batch(X, o, u[:, :2], d=3, eta=0.1)
+        FY.adversarial_ogd_batch(X, lab, u[..., :1], d=3, eta=0.1)
+    with pytest.raises(ValueError, match="uniforms"):
+        FY.adversarial_ogd_batch(X, lab, u + 1.0, d=3, eta=0.1)
+    with pytest.raises(ValueError, match="uniforms"):
+        FY.adversarial_ogd_batch(X, lab, "abc", d=3, eta=0.1)
 
 
 def test_correlated_table_columns_and_horizons():
@@ -164,3 +201,23 @@ def test_correlated_table_columns_and_horizons():
         FY.correlated_table([3], 40, 1, arms=arms, horizons=(80,), **kw)
     with pytest.raises(ValueError, match="arm"):
         FY.correlated_table([3], 40, 1, arms=(("randomized",),), **kw)
+    with pytest.raises(ValueError, match="label_noise"):
+        FY.correlated_table([3], 40, 1, arms=arms, adversary=True, **dict(KW, label_noise=0.1))
+
+
+def test_correlated_table_adversary_reveals_only_clean_pairs():
+    """With the adversary, every round's pair is one of the clean stream's (input, class) rows."""
+    from dataclasses import replace
+
+    kw = dict(KW, label_noise=0.0)
+    st = FY.correlated_prototype_stream(3, 300, seed=0, **kw)
+    clean = set(np.unique(st.order).tolist())
+    _, cand, X, lab = _pool(3, seed=0)
+    assert set(cand.tolist()) == clean
+    unif = np.random.default_rng(0).random((1, 300, 2))
+    _, order = FY.adversarial_ogd_batch(X, lab, unif, d=3, eta=FY.eta_theorem_5_1(1.0))
+    faced = replace(st, order=cand[order[0]])
+    assert set(faced.order.tolist()) <= clean
+    # a comparator fitting the clean pool keeps a small loss on the adversary's rounds
+    fit = FY.fit_ridge(FY.Multiclass(3), faced, 1e-3, loss_scale=1 / np.log(2))
+    assert fit.total_loss / faced.T < 0.2

@@ -56,6 +56,7 @@ __getattr__, __dir__, __all__ = attach(
             "horizon_table",
             "lemma31_draws",
             "lemma31_line",
+            "lemma31_supremum",
             "lower_bound_table",
             "margin_comparison",
             "multiclass_runs",

@@ -47,6 +47,7 @@ from mlgeom.stats import loglog_slope
 
 __all__ = [
     "appendix_d_supremum",
+    "lemma31_supremum",
     "lemma31_draws",
     "lemma31_line",
     "appendix_d_table",
@@ -124,6 +125,80 @@ def lemma31_line(structure: Structure, ts: np.ndarray) -> np.ndarray:
     else:
         raise ValueError(f"no tight family is known for {structure!r}")
     return np.array([lemma31_ratio(structure, th, y) for th, y in pairs])
+
+
+def lemma31_supremum(
+    structure: Structure,
+    n_starts: int,
+    *,
+    starts: list[tuple[Any, Any]] | None = None,
+    screen: int = 20,
+    max_evals: int = 1500,
+    box: float = 10.0,
+    seed: Seed = None,
+) -> tuple[float, np.ndarray, np.ndarray]:
+    r"""Maximise Lemma 3.1's ratio :math:`E[L(\psi_\Omega(\theta); y)]/S_\Omega(\theta; y)`.
+
+    Lemma 3.1 states the ratio is at most :math:`4\gamma/(\lambda\nu)` for *every*
+    :math:`(\theta, y)`; random draws under-probe such a statement, so this searches for its
+    supremum. Starting points: the given ``starts`` (the known tight configurations, e.g.
+    multilabel :math:`\theta = t\mathbf 1`, :math:`y = 0`) and the ``n_starts`` largest of
+    ``screen * n_starts`` random pairs drawn as in :func:`lemma31_draws`. From each, bounded
+    Nelder–Mead (adaptive, :math:`|\theta_i| \le` ``box``, at most ``max_evals`` evaluations)
+    maximises the ratio over :math:`\theta` with :math:`y` fixed. Points where
+    :math:`S_\Omega < 10^{-12}` count as ratio 0: there both sides are below rounding and the
+    computed quotient is noise.
+
+    Returns
+    -------
+    ratio : float
+        The largest ratio found.
+    theta, y : numpy.ndarray
+        Where it was found.
+    """
+    from scipy.optimize import minimize
+
+    n_starts = check_positive_int(n_starts, "n_starts", minimum=0)
+    screen = check_positive_int(screen, "screen")
+    max_evals = check_positive_int(max_evals, "max_evals")
+    box = check_real(box, "box", low=0.0, low_inclusive=False)
+    pairs = []
+    for th, y in starts or []:
+        th = check_vector(th, "starts theta", size=structure.d)
+        pairs.append((th, structure.check_output(y)))
+    if not pairs and n_starts == 0:
+        raise ValueError("lemma31_supremum needs n_starts >= 1 or some starts; got neither")
+    rng = as_generator(seed)
+    drawn = []
+    for _ in range(screen * n_starts):
+        theta = 10 ** rng.uniform(-1.5, 1.5) * rng.standard_normal(structure.d)
+        if rng.random() < 0.5:
+            y = structure.linear_oracle(-theta)
+        else:
+            y = _random_outputs(structure, rng, 1)[0]
+        drawn.append((_safe_ratio(structure, theta, y), theta, y))
+    drawn.sort(key=lambda r: -r[0])
+    pairs += [(np.clip(th, -box, box), y) for _, th, y in drawn[:n_starts]]
+    best = (-np.inf, pairs[0][0], pairs[0][1])
+    for th0, y in pairs:
+        res = minimize(
+            lambda th, y=y: -_safe_ratio(structure, th, y),
+            np.clip(th0, -box, box),
+            method="Nelder-Mead",
+            bounds=[(-box, box)] * structure.d,
+            options={"maxfev": max_evals, "adaptive": True, "xatol": 1e-10, "fatol": 1e-14},
+        )
+        for r, th in ((-float(res.fun), res.x), (_safe_ratio(structure, th0, y), th0)):
+            if r > best[0]:
+                best = (r, np.asarray(th, dtype=np.float64), y)
+    return float(best[0]), best[1], best[2]
+
+
+def _safe_ratio(structure: Structure, theta: np.ndarray, y: np.ndarray) -> float:
+    """Lemma 3.1's ratio, 0 where the surrogate loss is below rounding (< 1e-12)."""
+    if float(structure.loss(theta, y)) < 1e-12:
+        return 0.0
+    return lemma31_ratio(structure, theta, y)
 
 
 def appendix_d_supremum(hi: float = 5.0) -> tuple[float, float]:
@@ -341,9 +416,11 @@ def correlated_table(
     For each number of classes and seed, a
     :func:`~mlgeom.fenchel_young.streams.correlated_prototype_stream` (correlated prototypes,
     feature noise, label noise). Each arm ``(decoding, step)`` runs on it; with
-    ``adversary=True`` the stream's classes are discarded and the adaptive adversary of
-    :func:`~mlgeom.fenchel_young.adversary.adversarial_ogd_batch` chooses each round's class
-    against that arm's learner (so each arm gets its own stream, the inputs being shared).
+    ``adversary=True`` (``label_noise`` must be 0) the stream's order is discarded and the
+    adaptive adversary of :func:`~mlgeom.fenchel_young.adversary.adversarial_ogd_batch`
+    chooses each round's pair among the stream's distinct (input, clean class) pairs, the one
+    with the largest exact :math:`E_t` against that arm's learner (so each arm gets its own
+    order over the same labelled pool, and the comparators that fit the pool stay accurate).
     :math:`c^* = \sup_U R_T(U)/\|U\|_F^2` is computed exactly (ridge bisection,
     :func:`~mlgeom.fenchel_young.comparator.worst_case_constant`) on the rounds the arm faced,
     at every horizon of ``horizons`` (prefixes of the same run; default ``(T,)``).
@@ -374,6 +451,10 @@ def correlated_table(
         "pool": pool,
     }
     correlated_prototype_stream(2, 1, seed=0, **kw)  # validate the stream's parameters here
+    if adversary and kw["label_noise"] != 0.0:
+        raise ValueError(
+            f"the adversary reveals clean pairs only: label_noise must be 0; got {label_noise!r}"
+        )
     tasks = [
         (d, k, h, T, tuple(arms), kw, bool(adversary), bool(uniform), hs)
         for d, g in zip(ds, spawn(seed, len(ds)), strict=True)
@@ -409,11 +490,12 @@ def _correlated_rows_1(task: tuple) -> list[dict[str, Any]]:
     for dec, step in arms:
         eta = step_size(step, d)
         if adversary:
-            inputs = st.order // d
-            rec, lab = adversarial_ogd_batch(
-                st.X[::d], inputs[None], unif, d=d, eta=eta, decoding=dec
+            # candidates: the distinct (input, clean class) pairs of the stream (pool rows)
+            cand = np.unique(st.order)
+            rec, picks = adversarial_ogd_batch(
+                st.X[cand], st.labels[cand], unif, d=d, eta=eta, decoding=dec
             )
-            arm_stream = replace(st, order=inputs * d + lab[0])
+            arm_stream = replace(st, order=cand[picks[0]])
         else:
             arm_stream = st
             rec = logistic_ogd_batch(
