@@ -228,20 +228,32 @@ def appendix_d_table(eps: np.ndarray) -> pd.DataFrame:
 
     Columns: ``ratio`` (randomized decoding, :math:`\frac{\lambda\nu}{\gamma}E[L]/S_\Omega`),
     ``closed_form`` (the paper's formula), ``det_ratio`` (the same ratio for deterministic
-    decoding, :math:`4/((1+\varepsilon)\ln 2)`) and ``det_gap`` (the surrogate gap left by
-    deterministic decoding w.r.t. the base-2 loss, :math:`1 - 1/(1+\varepsilon)`).
+    decoding) and ``det_gap`` (the surrogate gap :math:`a = 1 - E[L]/S_{\log_2}` left by
+    deterministic decoding w.r.t. the base-2 loss). Every column but ``closed_form`` is
+    computed with the library on :math:`\theta = (1, 1 + \ln(2^{1+\varepsilon} - 1))`,
+    :math:`y = e_1`: the loss :meth:`Multiclass.loss` and the law of the played class
+    (:func:`~mlgeom.fenchel_young.decoding.multiclass_decoding_law`). Section 3 gives the
+    deterministic values in closed form, :math:`4/((1+\varepsilon)\ln 2)` and
+    :math:`\varepsilon/(1+\varepsilon)`; the tests compare the two.
     """
+    from mlgeom.fenchel_young.decoding import multiclass_decoding_law
+
     check_vector_in(eps, "eps", low=0.0, low_inclusive=False)
+    s = Multiclass(2)
+    norm = s.lam * s.nu / s.gamma
+    y = np.array([1.0, 0.0])
     rows = []
     for e in eps:
-        s_ln = (1.0 + e) * sr.LN2  # S_Omega(theta; e1) = (1 + eps) ln 2 (Appendix D)
+        theta = np.array([1.0, 1.0 + np.log(2.0 ** (1.0 + e) - 1.0)])  # Appendix D
+        S = float(s.loss(theta, y))  # natural-log logistic loss, (1 + eps) ln 2
+        E_det = 1.0 - float(multiclass_decoding_law(theta, "deterministic")[0])
         rows.append(
             {
                 "eps": e,
                 "ratio": appendix_d_ratio(e),
                 "closed_form": appendix_d_ratio_closed_form(e),
-                "det_ratio": 4.0 * 1.0 / s_ln,
-                "det_gap": 1.0 - 1.0 / (s_ln * LOG2E),
+                "det_ratio": norm * E_det / S,
+                "det_gap": 1.0 - E_det / (S * LOG2E),
             }
         )
     return pd.DataFrame(rows).set_index("eps")
