@@ -145,7 +145,8 @@ def lemma31_supremum(
     multilabel :math:`\theta = t\mathbf 1`, :math:`y = 0`) and the ``n_starts`` largest of
     ``screen * n_starts`` random pairs drawn as in :func:`lemma31_draws`. From each, bounded
     Nelder–Mead (adaptive, :math:`|\theta_i| \le` ``box``, at most ``max_evals`` evaluations)
-    maximises the ratio over :math:`\theta` with :math:`y` fixed. Points where
+    maximises the ratio over :math:`\theta` with :math:`y` fixed (the starts run through
+    :func:`~mlgeom.parallel.pmap`; each is deterministic). Points where
     :math:`S_\Omega < 10^{-12}` count as ratio 0: there both sides are below rounding and the
     computed quotient is noise.
 
@@ -156,8 +157,6 @@ def lemma31_supremum(
     theta, y : numpy.ndarray
         Where it was found.
     """
-    from scipy.optimize import minimize
-
     n_starts = check_positive_int(n_starts, "n_starts", minimum=0)
     screen = check_positive_int(screen, "screen")
     max_evals = check_positive_int(max_evals, "max_evals")
@@ -178,20 +177,33 @@ def lemma31_supremum(
             y = _random_outputs(structure, rng, 1)[0]
         drawn.append((_safe_ratio(structure, theta, y), theta, y))
     drawn.sort(key=lambda r: -r[0])
-    pairs += [(np.clip(th, -box, box), y) for _, th, y in drawn[:n_starts]]
+    pairs += [(th, y) for _, th, y in drawn[:n_starts]]
+    pairs = [(np.clip(th, -box, box), y) for th, y in pairs]
+    tasks = [(structure, th0, y, box, max_evals) for th0, y in pairs]
+    found = pmap(_lemma31_local_max, tasks, desc="Lemma 3.1: maximise from each start")
     best = (-np.inf, pairs[0][0], pairs[0][1])
-    for th0, y in pairs:
-        res = minimize(
-            lambda th, y=y: -_safe_ratio(structure, th, y),
-            np.clip(th0, -box, box),
-            method="Nelder-Mead",
-            bounds=[(-box, box)] * structure.d,
-            options={"maxfev": max_evals, "adaptive": True, "xatol": 1e-10, "fatol": 1e-14},
-        )
-        for r, th in ((-float(res.fun), res.x), (_safe_ratio(structure, th0, y), th0)):
-            if r > best[0]:
-                best = (r, np.asarray(th, dtype=np.float64), y)
+    for r, th, y in found:
+        if r > best[0]:
+            best = (r, th, y)
     return float(best[0]), best[1], best[2]
+
+
+def _lemma31_local_max(task: tuple) -> tuple[float, np.ndarray, np.ndarray]:
+    """One start of :func:`lemma31_supremum`: bounded Nelder–Mead, or the start if better."""
+    from scipy.optimize import minimize
+
+    structure, th0, y, box, max_evals = task
+    res = minimize(
+        lambda th: -_safe_ratio(structure, th, y),
+        th0,
+        method="Nelder-Mead",
+        bounds=[(-box, box)] * structure.d,
+        options={"maxfev": max_evals, "adaptive": True, "xatol": 1e-10, "fatol": 1e-14},
+    )
+    r0 = _safe_ratio(structure, th0, y)
+    if r0 >= -float(res.fun):
+        return r0, np.asarray(th0, dtype=np.float64), y
+    return -float(res.fun), np.asarray(res.x, dtype=np.float64), y
 
 
 def _safe_ratio(structure: Structure, theta: np.ndarray, y: np.ndarray) -> float:
