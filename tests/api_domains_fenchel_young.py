@@ -564,6 +564,99 @@ def _experiments(reg: dict) -> None:
     )
 
 
+def _correlated_adversary(reg: dict) -> None:
+    import mlgeom.fenchel_young as FY
+
+    reg[P + "correlated_prototype_stream"] = fn(
+        FY.correlated_prototype_stream,
+        {
+            "d": 2,
+            "T": 3,
+            "n_prototypes": 2,
+            "cosine": 0.5,
+            "feature_noise": 0.1,
+            "label_noise": 0.1,
+            "pool": 3,
+            "seed": 0,
+        },
+        d=Int(2),
+        T=Int(1),
+        n_prototypes=Int(1),
+        cosine=Real(0.0, 1.0, high_open=True),
+        feature_noise=Real(0.0),
+        label_noise=Real(0.0, 1.0),
+        pool=Int(1),
+        seed=SEED,
+    )
+    reg[P + "adversarial_ogd_batch"] = fn(
+        FY.adversarial_ogd_batch,
+        lambda: {
+            "X": np.array([[1.0, 0.0], [0.6, 0.8]]),
+            "labels": np.array([0, 1]),
+            "uniforms": np.full((1, 2, 2), 0.5),
+            "d": 2,
+            "eta": 0.1,
+            "decoding": "randomized",
+        },
+        X=Array(),
+        labels=Array(),
+        uniforms=Array(ndim_probe=True),
+        d=Int(2),
+        eta=Real(0.0, low_open=True),
+        decoding=Choice(("randomized", "deterministic", "gaptron")),
+    )
+    reg[P + "lemma31_supremum"] = fn(
+        FY.lemma31_supremum,
+        lambda: {
+            "structure": _mc(),
+            "n_starts": 1,
+            "starts": None,
+            "screen": 2,
+            "max_evals": 20,
+            "box": 5.0,
+            "seed": 0,
+        },
+        structure=STRUCTURE,
+        n_starts=Int(0),
+        starts=Skip("(theta, y) pairs or None (regression test)"),
+        screen=Int(1),
+        max_evals=Int(1),
+        box=POS,
+        seed=SEED,
+    )
+    reg[P + "correlated_table"] = fn(
+        FY.correlated_table,
+        {
+            "ds": [2],
+            "T": 4,
+            "n_seeds": 1,
+            "arms": (("randomized", "theorem_5_1"),),
+            "n_prototypes": 2,
+            "cosine": 0.5,
+            "feature_noise": 0.1,
+            "label_noise": 0.0,
+            "pool": 2,
+            "adversary": False,
+            "uniform": False,
+            "horizons": None,
+            "seed": 0,
+        },
+        ds=Array(),
+        T=Int(1),
+        n_seeds=Int(1),
+        arms=Skip("(decoding, step) pairs (regression test)"),
+        n_prototypes=Int(1),
+        cosine=Real(0.0, 1.0, high_open=True),
+        feature_noise=Real(0.0),
+        label_noise=Real(0.0, 1.0),
+        pool=Int(1),
+        adversary=FLAG,
+        uniform=FLAG,
+        horizons=Skip("prefix lengths or None (regression test)"),
+        seed=SEED,
+    )
+
+
 def declare(reg: dict) -> None:
     """Fill ``reg`` with the chapter's declarations."""
     _structures(reg)
@@ -571,3 +664,4 @@ def declare(reg: dict) -> None:
     _comparator_decoding(reg)
     _surrogate_regret(reg)
     _experiments(reg)
+    _correlated_adversary(reg)

@@ -181,6 +181,20 @@ def test_worst_case_constant_is_the_sup_ratio():
     assert cmp.worst_case_constant(s, st, 0.0, loss_scale=1 / LN2) == 0.0
 
 
+def test_worst_case_constant_floor_and_ceiling():
+    """0.0 exactly when the inequality holds at ``lo`` (c* in [0, lo]); inf when it fails at hi."""
+    s = fy.Multiclass(3)
+    st = ss.prototype_stream(3, 200, n_prototypes=4, seed=8)
+    lo = 1e-2
+    fit = cmp.fit_ridge(s, st, lo, loss_scale=1 / LN2)
+    at_lo = fit.total_loss + lo * fit.norm**2  # the largest sum of E_t with c* <= lo
+    assert cmp.worst_case_constant(s, st, 0.999 * at_lo, loss_scale=1 / LN2, lo=lo) == 0.0
+    c = cmp.worst_case_constant(s, st, 1.001 * at_lo, loss_scale=1 / LN2, lo=lo)
+    assert lo < c < 1.1 * lo  # just above the floor: returned, not clipped to 0
+    huge = 10.0 * st.T * np.log2(3)
+    assert cmp.worst_case_constant(s, st, huge, loss_scale=1 / LN2, hi=1.0) == np.inf
+
+
 def test_streams_are_seeded_and_valid():
     for s in (fy.Multiclass(3), fy.Multilabel(4), fy.Ranking(3, 1.0), fy.Ordinal(4)):
         a = ss.planted_stream(s, 50, n_features=4, norm=3.0, noise=0.3, pool=20, seed=11)
@@ -204,6 +218,15 @@ def test_experiment_drivers_smoke():
     assert (lb.regret >= lb.exact_lb - 1e-9).all()
     d = fx.appendix_d_table(np.array([0.1, 0.01]))
     assert np.allclose(d.ratio, d.closed_form)
+
+
+def test_appendix_d_table_deterministic_columns_match_section_3():
+    """The library's deterministic decoding gives Section 3's closed forms on Appendix D's theta:
+    ratio 4/((1 + eps) ln 2) (E[L] = 1, S = (1 + eps) ln 2) and gap a = eps/(1 + eps)."""
+    eps = np.array([2.0, 0.5, 0.1, 1e-3, 1e-6])
+    d = fx.appendix_d_table(eps)
+    np.testing.assert_allclose(d.det_ratio, 4.0 / ((1.0 + eps) * LN2), rtol=1e-9)
+    np.testing.assert_allclose(d.det_gap, eps / (1.0 + eps), rtol=1e-6, atol=1e-12)
 
 
 @pytest.mark.parametrize(

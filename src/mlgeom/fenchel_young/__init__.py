@@ -16,6 +16,7 @@ Algorithm 2, Theorems 4.2, 4.3, 4.6: online
 learning, rates and bounds                        :mod:`.surrogate_regret`
 Section 5, Theorem 5.1: compiled multiclass
 logistic learner                                  :mod:`.logistic_ogd`
+Theorem 5.1 against an adaptive adversary         :mod:`.adversary`
 the comparator :math:`\sum_t S_t(U)`              :mod:`.comparator`
 the chapter's experiments and figures             :mod:`.experiments`
 speed benchmarks (``make bench``)                 :mod:`.bench` (not imported here)
@@ -27,6 +28,7 @@ from mlgeom._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     __name__,
     {
+        "adversary": ["adversarial_ogd_batch"],
         "birkhoff": [
             "BvNDecomposition",
             "SinkhornResult",
@@ -54,6 +56,7 @@ __getattr__, __dir__, __all__ = attach(
             "horizon_table",
             "lemma31_draws",
             "lemma31_line",
+            "lemma31_supremum",
             "lower_bound_table",
             "margin_comparison",
             "multiclass_runs",
@@ -67,6 +70,7 @@ __getattr__, __dir__, __all__ = attach(
             "speed_benchmark",
             "structured_check",
             "worst_case_table",
+            "correlated_table",
             "slope_per_seed",
             "second_half_fractions",
             "STEPS",
@@ -96,6 +100,7 @@ __getattr__, __dir__, __all__ = attach(
             "lower_bound_instance",
             "planted_stream",
             "prototype_stream",
+            "correlated_prototype_stream",
         ],
         "surrogate_regret": [
             "LN2",

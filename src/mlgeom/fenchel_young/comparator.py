@@ -163,9 +163,16 @@ def worst_case_constant(
     r"""Smallest :math:`c` with :math:`\sum_t E_t \le \min_U \sum_t S_t(U) + c\|U\|_F^2`.
 
     Equals :math:`\sup_U R_T(U)/\|U\|_F^2` (the empirical constant of a bound
-    :math:`R_T(U) \le c\|U\|_F^2`). Bisection on :math:`\log c` in ``[lo, hi]``; returns ``0.0``
-    if the inequality already holds at ``lo`` (then :math:`c^* \le` ``lo``, below the bracket's
-    resolution) and ``inf`` if it fails at ``hi``.
+    :math:`R_T(U) \le c\|U\|_F^2`). Bisection on :math:`\log c` in ``[lo, hi]``.
+
+    Returns
+    -------
+    float
+        ``0.0`` if the inequality already holds at ``lo``: then :math:`0 \le c^* \le`
+        ``lo``, below the bracket's resolution (the value 0 is a floor, not a measurement;
+        :math:`c^* \ge 0` always, since :math:`R_T(U)/\|U\|_F^2 \to 0` as
+        :math:`\|U\|_F \to \infty`). ``inf`` if it fails at ``hi``. Otherwise the upper end of
+        the final bracket, within a factor :math:`e^{\text{rtol}}` above :math:`c^*`.
     """
     E = check_real(cumulative_expected, "cumulative_expected")
     check_stream(structure, stream)

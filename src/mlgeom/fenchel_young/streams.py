@@ -14,6 +14,9 @@ Generators
   any :class:`~mlgeom.fenchel_young.losses.Structure`.
 * :func:`prototype_stream` — multiclass: ``m`` orthonormal prototypes, each with a random
   class, revisited in random order; optional label noise per round.
+* :func:`correlated_prototype_stream` — multiclass over a pool of noisy copies of ``m``
+  prototypes with pairwise cosine :math:`\rho` (not orthogonal, so the problem does not split
+  into one example per class), with label noise per round (non-separable).
 * :func:`lower_bound_instance` — Theorem 5.2's instance (Appendix H).
 * :func:`digits_stream`, :func:`digits_segments_stream` — scikit-learn's shipped digits as a
   multiclass stream, and as a multilabel stream (which of the seven display segments are lit).
@@ -34,6 +37,7 @@ __all__ = [
     "Stream",
     "planted_stream",
     "prototype_stream",
+    "correlated_prototype_stream",
     "lower_bound_instance",
     "digits_stream",
     "digits_segments_stream",
@@ -188,6 +192,99 @@ def prototype_stream(
     U = np.zeros((d, m))
     U[classes, np.arange(m)] = 1.0
     return Stream(X, Y, j * d + lab, labels, U)
+
+
+def correlated_prototype_stream(
+    d: int,
+    T: int,
+    *,
+    n_prototypes: int,
+    cosine: float,
+    feature_noise: float,
+    label_noise: float,
+    pool: int,
+    seed: Seed = None,
+) -> Stream:
+    r"""Multiclass stream over noisy copies of correlated prototypes, with label noise.
+
+    The ``m = n_prototypes`` prototypes live in :math:`\mathbb R^{m+1}`,
+    :math:`v_j = \sqrt\rho\,e_0 + \sqrt{1-\rho}\,e_j` (unit norm, pairwise cosine exactly
+    :math:`\rho` = ``cosine``), and prototype :math:`j` has a class :math:`c_j` uniform in
+    :math:`[d]`. The pool holds ``pool`` inputs, each a uniformly chosen prototype plus
+    Gaussian noise of standard deviation ``feature_noise`` per unit of norm
+    (:math:`v_j + \sigma g/\sqrt{m+1}`, :math:`g \sim N(0, I)`), renormalised to
+    :math:`\|x\|_2 = 1` (so :math:`C = 1`), with the prototype's class as its clean class.
+    Each pool input also has a confusable class, uniform among the other :math:`d - 1`; each
+    round reveals a uniformly random pool input with its clean class, replaced by its
+    confusable class with probability ``label_noise`` (class-conditional label noise: the
+    same input then carries two classes, no :math:`U` fits every round and the stream is not
+    separable, while the pool holds at most two classes per input, which keeps the
+    comparator's fits small).
+
+    Unlike :func:`prototype_stream`, the inputs are not orthogonal: a gradient step on one
+    class's inputs moves the scores of every other input, so the problem does not decompose
+    into one repeated example per class. The draws do not depend on ``label_noise`` (the same
+    seed gives the same inputs and rounds, and the flipped rounds are nested as it grows).
+
+    Parameters
+    ----------
+    d : int
+        Number of classes, at least 2.
+    T : int
+        Number of rounds.
+    n_prototypes : int
+        Number of prototypes :math:`m \ge 1`; inputs have :math:`m + 1` features.
+    cosine : float
+        Pairwise cosine :math:`\rho \in [0, 1)` of the prototypes.
+    feature_noise : float
+        Standard deviation :math:`\sigma \ge 0` of the feature noise, relative to the unit
+        norm of a prototype.
+    label_noise : float
+        Probability in [0, 1] that a round shows the input's confusable class.
+    pool : int
+        Number of distinct inputs.
+    seed : int or numpy.random.Generator
+        Randomness.
+
+    Returns
+    -------
+    Stream
+        The pool holds every (input, class) pair (row ``i * d + k``: input ``i`` with class
+        ``k``), so ``order`` encodes the round's class; ``U`` is the planted
+        :math:`\sum_j e_{c_j} v_j^\top`.
+
+    Examples
+    --------
+    >>> st = correlated_prototype_stream(3, 5, n_prototypes=2, cosine=0.5, feature_noise=0.0,
+    ...                                  label_noise=0.0, pool=4, seed=0)
+    >>> st.X.shape, st.Y.shape, st.T
+    ((12, 3), (12, 3), 5)
+    """
+    d = check_positive_int(d, "d", minimum=2)
+    T = check_positive_int(T, "T")
+    m = check_positive_int(n_prototypes, "n_prototypes")
+    rho = check_real(cosine, "cosine", low=0.0, high=1.0, high_inclusive=False)
+    sigma = check_real(feature_noise, "feature_noise", low=0.0)
+    eps = check_real(label_noise, "label_noise", low=0.0, high=1.0)
+    n = check_positive_int(pool, "pool")
+    rng = as_generator(seed)
+    V = np.zeros((m, m + 1))
+    V[:, 0] = np.sqrt(rho)
+    V[np.arange(m), np.arange(1, m + 1)] = np.sqrt(1.0 - rho)
+    classes = rng.integers(d, size=m)
+    proto = rng.integers(m, size=n)
+    Z = V[proto] + sigma * rng.standard_normal((n, m + 1)) / np.sqrt(m + 1)
+    Xp = Z / np.linalg.norm(Z, axis=1, keepdims=True)
+    clean = classes[proto]
+    confusable = (clean + rng.integers(1, d, size=n)) % d
+    i = rng.integers(n, size=T)
+    flip = rng.random(T) < eps
+    lab = np.where(flip, confusable[i], clean[i])
+    X = np.repeat(Xp, d, axis=0)
+    labels = np.tile(np.arange(d), n)
+    U = np.zeros((d, m + 1))
+    np.add.at(U, classes, V)
+    return Stream(X, np.eye(d)[labels], i * d + lab, labels, U)
 
 
 def lower_bound_instance(d: int, M: int, T: int, *, seed: Seed = None) -> tuple[Stream, float]:
