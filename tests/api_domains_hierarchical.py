@@ -297,6 +297,7 @@ def declare(reg: dict) -> None:
 
     _declare_models(reg, H, pre)
     _declare_protocol(reg, H, pre)
+    _declare_benchmark(reg, H, pre)
     _declare_loaders(reg, H, pre)
     _declare_data_folders(reg, H, pre)
 
@@ -794,3 +795,143 @@ def _declare_data_folders(reg: dict, H: Any, pre: str) -> None:
         scale=NAME,
         why=NAME,
     )
+
+
+def _bench_runs() -> tuple[Any, Any]:
+    """A tiny facet benchmark and its control, all six learners, 10 splits (computed once)."""
+    import mlgeom.hierarchical as H
+
+    if "bench" not in _CACHE:
+        kw = dict(taxonomy=_tax(), label_sets=V3, vocab_size=4, background_size=20, noise=0.1)
+        runs = []
+        for shared in (True, False):
+            b = H.facet_benchmark(120, seed=0, shared=shared, **kw)
+            runs.append(H.benchmark_protocol(b, [6, 12], 10, n_test=12, n_jobs=1))
+        _CACHE["bench"] = tuple(runs)
+    return _CACHE["bench"]
+
+
+def _tiny_bench() -> Any:
+    import mlgeom.hierarchical as H
+
+    return H.facet_benchmark(40, seed=0, taxonomy=_tax(), label_sets=V3, vocab_size=4,
+                             background_size=20)  # fmt: skip
+
+
+def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
+    """The facet benchmark of issue 14 and its Bayes reference (:mod:`.benchmark`)."""
+    runs = Skip("a benchmark_protocol DataFrame (ValueError naming the parameter otherwise)")
+    reg[pre + "facet_sources"] = fn(
+        H.facet_sources, lambda: {"taxonomy": _tax(), "shared": True}, taxonomy=TAX, shared=FLAG
+    )
+    reg[pre + "noise_marginals"] = fn(
+        H.noise_marginals,
+        lambda: {"taxonomy": _tax(), "T": V3, "noise": 0.1},
+        taxonomy=TAX,
+        T=MULTI,
+        noise=Real(0.0, 1.0),
+    )
+    reg[pre + "sample_noisy_labels"] = fn(
+        H.sample_noisy_labels,
+        lambda: {"taxonomy": _tax(), "T": V3, "noise": 0.1, "rng": 0},
+        taxonomy=TAX,
+        T=MULTI,
+        noise=Real(0.0, 1.0),
+        rng=SEED,
+    )
+    reg[pre + "bayes_h_predict"] = fn(
+        H.bayes_h_predict,
+        lambda: {"taxonomy": _tax(), "q": V3 * 0.5, "costs": np.ones(4)},
+        taxonomy=TAX,
+        q=Array(empty=True),
+        costs=Array(),
+    )
+    reg[pre + "facet_benchmark"] = fn(
+        H.facet_benchmark,
+        lambda: {
+            "n_docs": 5,
+            "seed": 0,
+            "shared": True,
+            "noise": 0.05,
+            "vocab_size": 4,
+            "words_per_source": 3,
+            "background_words": 5,
+            "background_size": 20,
+            "zipf_exponent": 1.1,
+            "taxonomy": _tax(),
+            "label_sets": V3,
+        },
+        n_docs=Int(1),
+        seed=SEED,
+        shared=FLAG,
+        noise=Real(0.0, 1.0, high_open=True),
+        vocab_size=Int(1),
+        words_per_source=Int(1),
+        background_words=Int(0),
+        background_size=Int(1),
+        zipf_exponent=Real(0.0, low_open=True),
+        taxonomy=Skip("a Taxonomy or None (RCV1's), given together with label_sets"),
+        label_sets=Skip("multilabels respecting the taxonomy, or None"),
+    )
+    reg[pre + "benchmark_protocol"] = fn(
+        H.benchmark_protocol,
+        lambda: {
+            "bench": _tiny_bench(),
+            "sizes": [4],
+            "n_groups": 4,
+            "n_test": 5,
+            "algorithms": ("H-PERC",),
+            "n_jobs": 1,
+        },
+        bench=Skip("a FacetBenchmark (ValueError naming the parameter otherwise)"),
+        sizes=Skip("training sizes, each at most the group size (ValueError naming them)"),
+        n_groups=Int(2),
+        n_test=Int(1, optional=True),
+        algorithms=Skip("algorithm names (ValueError naming an unknown one)"),
+        n_jobs=Int(1, optional=True),
+    )
+    reg[pre + "benchmark_differences"] = fn(
+        H.benchmark_differences,
+        lambda: dict(zip(("facets", "control"), _bench_runs(), strict=True)),
+        facets=runs,
+        control=runs,
+    )
+    reg[pre + "benchmark_table"] = fn(
+        H.benchmark_table,
+        lambda: dict(zip(("facets", "control"), _bench_runs(), strict=True)),
+        facets=runs,
+        control=runs,
+    )
+    reg[pre + "tie_margin"] = fn(
+        H.tie_margin,
+        lambda: {"runs": _bench_runs()[1], "share": 0.1},
+        runs=runs,
+        share=Real(0.0, low_open=True),
+    )
+    reg[pre + "record_benchmark_claims"] = fn(
+        H.record_benchmark_claims,
+        lambda: {
+            "record": _t1_record(),
+            "facets": _bench_runs()[0],
+            "control": _bench_runs()[1],
+            "scale": "tiny",
+        },
+        record=Skip("a ClaimsRecord whose registry holds the ids hier.bench.*"),
+        facets=runs,
+        control=runs,
+        scale=NAME,
+    )
+
+    def axes() -> Any:
+        import matplotlib.figure
+
+        return matplotlib.figure.Figure().subplots(1, 2)
+
+    reg[pre + "plot_learning_curves"] = fn(
+        H.plot_learning_curves,
+        lambda: {"axes": axes(), "facets": _bench_runs()[0], "control": _bench_runs()[1]},
+        axes=Skip("two matplotlib Axes (ValueError naming the parameter otherwise)"),
+        facets=runs,
+        control=runs,
+    )
+    reg[pre + "FacetBenchmark"] = record(H.FacetBenchmark)

@@ -19,6 +19,8 @@ Section 8: bag-of-words vectors                 :mod:`.text_vectors`
 Section 8: RCV1-v2 and OHSUMED loaders          :mod:`.rcv1`, :mod:`.ohsumed`
 the shipped samples in ``data/hierarchical/``   :mod:`.shipped`
 a synthetic RCV1-like corpus (Section 5 model)  :mod:`.synthetic`
+the facet benchmark and its Bayes-optimal
+H-loss reference (Section 9; issue 14)          :mod:`.benchmark`
 the chapter's experiments (Tables 1–2, Fig. 4)  :mod:`.experiments`
 speed benchmark (``make bench``)                :mod:`.bench` (not imported here)
 ==============================================  ===============================================
@@ -29,6 +31,23 @@ from mlgeom._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     __name__,
     {
+        "benchmark": [
+            "BAYES",
+            "PAIRS",
+            "PAPER_DIFFERENCES",
+            "FacetBenchmark",
+            "bayes_h_predict",
+            "benchmark_differences",
+            "benchmark_protocol",
+            "benchmark_table",
+            "facet_benchmark",
+            "facet_sources",
+            "noise_marginals",
+            "plot_learning_curves",
+            "record_benchmark_claims",
+            "sample_noisy_labels",
+            "tie_margin",
+        ],
         "corpus": [
             "CorpusFormatError",
             "HierarchicalCorpus",

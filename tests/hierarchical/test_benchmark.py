@@ -1,0 +1,198 @@
+"""Tests of mlgeom.hierarchical.benchmark: facets, noise, the exact Bayes H-loss, the protocol."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mlgeom.hierarchical import benchmark as B
+from mlgeom.hierarchical.losses import h_loss
+from mlgeom.hierarchical.taxonomy import Taxonomy
+
+# two trees: 0 -> {1, 2}, 3 -> {4, 5}; with shared facets 1 and 4, 2 and 5 share a vocabulary
+G = Taxonomy([-1, 0, 0, -1, 3, 3])
+SETS = np.array(
+    [
+        [1, 1, 0, 0, 0, 0],
+        [0, 0, 0, 1, 1, 0],
+        [1, 1, 0, 1, 0, 1],  # same sources as the next row: {0, 3, facet a, facet b}
+        [1, 0, 1, 1, 1, 0],
+        [1, 0, 0, 1, 0, 0],
+        [1, 1, 0, 0, 0, 0],
+    ]
+)
+
+
+def _respecting(taxonomy: Taxonomy) -> list[np.ndarray]:
+    out = []
+    for bits in itertools.product((0, 1), repeat=taxonomy.n_nodes):
+        v = np.array(bits)
+        if taxonomy.respects(v[None])[0]:
+            out.append(v)
+    return out
+
+
+def _p_noisy(taxonomy: Taxonomy, t: np.ndarray, v: np.ndarray, eta: float) -> float:
+    """P(V = v | T = t) by the loop of the noise process (reference)."""
+    p = 1.0
+    for i in range(taxonomy.n_nodes):
+        par = taxonomy.parent[i]
+        if par >= 0 and v[par] == 0:
+            if v[i]:
+                return 0.0
+            continue
+        k = len(taxonomy.roots) if par < 0 else len(taxonomy.children(int(par)))
+        r = 1 - eta if t[i] else eta / k
+        p *= r if v[i] else 1 - r
+    return p
+
+
+def test_facet_sources_share_across_parents_never_between_siblings():
+    src = B.facet_sources(G, shared=True)
+    assert src[1] == src[4] and src[2] == src[5]
+    assert len({src[1], src[2]}) == 2 and len({src[0], src[3], src[1]}) == 3
+    assert B.facet_sources(G, shared=False).tolist() == list(range(6))
+    with pytest.raises(ValueError, match="shared must be a bool"):
+        B.facet_sources(G, shared="yes")
+
+
+def test_noise_marginals_match_enumeration():
+    eta = 0.3
+    vs = _respecting(G)
+    for t in SETS:
+        q = B.noise_marginals(G, t[None], eta)[0]
+        ref = sum(_p_noisy(G, t, v, eta) * v for v in vs)
+        np.testing.assert_allclose(q, ref, atol=1e-12)
+        assert sum(_p_noisy(G, t, v, eta) for v in vs) == pytest.approx(1.0)
+
+
+def test_sample_noisy_labels_respects_and_matches_marginals():
+    T = np.repeat(SETS[2:3], 40_000, axis=0)
+    V = B.sample_noisy_labels(G, T, 0.3, 1)
+    assert G.respects(V).all()
+    np.testing.assert_allclose(V.mean(axis=0), B.noise_marginals(G, SETS[2:3], 0.3)[0], atol=0.01)
+    np.testing.assert_array_equal(B.sample_noisy_labels(G, SETS, 0.0, 2), SETS)
+
+
+def test_bayes_h_predict_is_the_minimum_over_all_predictions():
+    """Exact Bayes H-loss by enumeration of every prediction and every multilabel."""
+    rng = np.random.default_rng(0)
+    vs = _respecting(G)
+    preds = [np.array(b) for b in itertools.product((0, 1), repeat=6)]
+    for costs in (None, rng.uniform(0.2, 2.0, 6)):
+        for _ in range(20):
+            w = rng.dirichlet(np.full(len(vs), 0.3))  # a distribution over multilabels
+            q = sum(wi * v for wi, v in zip(w, vs, strict=True))[None]
+            yhat, loss = B.bayes_h_predict(G, q, costs)
+            Vs = np.array(vs)
+            exp = [float(w @ h_loss(np.repeat(y[None], len(vs), 0), Vs, G, costs)) for y in preds]
+            assert loss[0] == pytest.approx(min(exp), abs=1e-12)
+            assert float(w @ h_loss(np.repeat(yhat, len(vs), 0), Vs, G, costs)) == pytest.approx(
+                min(exp), abs=1e-12
+            )
+            assert G.respects(yhat).all()
+
+
+def test_bayes_h_predict_special_cases_and_bad_inputs():
+    q = np.array([[0.9, 0.8, 0.05, 0.1, 0.0, 0.0]])
+    yhat, loss = B.bayes_h_predict(G, q)
+    assert yhat[0].tolist() == [True, True, False, False, False, False]
+    assert loss[0] == pytest.approx(0.1 + 0.1 + 0.05 + 0.1)  # (q0-q1) + (1-q0) + q2 + q3
+    with pytest.raises(ValueError, match="column"):
+        B.bayes_h_predict(G, q[:, :3])
+    with pytest.raises(ValueError, match=r"q_i <= q_PAR"):
+        B.bayes_h_predict(G, np.array([[0.1, 0.5, 0, 0, 0, 0]]))
+    with pytest.raises(ValueError, match="probabilities"):
+        B.bayes_h_predict(G, np.array([[1.5, 0, 0, 0, 0, 0]]))
+    with pytest.raises(ValueError, match="costs"):
+        B.bayes_h_predict(G, q, costs=[1, 1, 1, 1, 1, -1])
+
+
+def test_facet_benchmark_bayes_is_the_posterior_by_enumeration():
+    eta = 0.2
+    fb = B.facet_benchmark(300, seed=3, taxonomy=G, label_sets=SETS, noise=eta, vocab_size=5)
+    src = fb.source
+    sig = [frozenset(src[np.flatnonzero(t)]) for t in SETS]
+    vs = _respecting(G)
+    T = fb.intended.toarray()
+    for r in range(0, 300, 7):
+        s = frozenset(src[np.flatnonzero(T[r])])
+        same = [k for k in range(len(SETS)) if sig[k] == s]  # SETS rows are equally likely
+        post = sum(B.noise_marginals(G, SETS[k][None], eta)[0] for k in same) / len(same)
+        np.testing.assert_allclose(fb.q[r], post, atol=1e-12)
+        # the sources are read off the words
+        n_src = int(src.max()) + 1
+        cols = fb.corpus.X[r].indices
+        seen = {int(c // 5) for c in cols if c < n_src * 5}
+        assert seen == set(s)
+        # expected loss of the Bayes prediction, by enumeration of V given the posterior
+        pv = [sum(_p_noisy(G, SETS[k], v, eta) for k in same) / len(same) for v in vs]
+        yb = np.repeat(fb.bayes[r][None], len(vs), 0)
+        assert float(np.dot(pv, h_loss(yb, np.array(vs), G))) == pytest.approx(fb.bayes_loss[r])
+        assert fb.empty_loss[r] == pytest.approx(post[G.roots].sum())
+    # rows 2 and 3 of SETS share their sources: the words cannot tell them apart
+    assert sig[2] == sig[3]
+
+
+def test_facet_benchmark_deterministic_and_paired_labels():
+    kw = dict(taxonomy=G, label_sets=SETS, vocab_size=5, background_size=50)
+    a = B.facet_benchmark(200, seed=7, **kw)
+    b = B.facet_benchmark(200, seed=7, **kw)
+    c = B.facet_benchmark(200, seed=8, **kw)
+    ctrl = B.facet_benchmark(200, seed=7, shared=False, **kw)
+    assert (a.corpus.X != b.corpus.X).nnz == 0 and (a.corpus.V != b.corpus.V).nnz == 0
+    assert (a.corpus.X != c.corpus.X).nnz > 0
+    # the control has the same label sets and noisy labels document by document
+    assert (a.corpus.V != ctrl.corpus.V).nnz == 0 and (a.intended != ctrl.intended).nnz == 0
+    norms = np.sqrt(np.asarray(a.corpus.X.multiply(a.corpus.X).sum(axis=1)).ravel())
+    np.testing.assert_allclose(norms, 1.0)
+    assert G.respects(a.corpus.V.toarray()).all()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"n_docs": 0}, "n_docs"),
+        ({"noise": 1.0}, "noise"),
+        ({"noise": -0.1}, "noise"),
+        ({"shared": 1}, "shared"),
+        ({"vocab_size": 0}, "vocab_size"),
+        ({"zipf_exponent": 0.0}, "zipf_exponent"),
+        ({"label_sets": None}, "both"),
+        ({"label_sets": np.array([[0, 1, 0, 0, 0, 0]])}, "respect"),
+    ],
+)
+def test_facet_benchmark_bad_inputs(kwargs, match):
+    args = {"n_docs": 10, "seed": 0, "taxonomy": G, "label_sets": SETS, **kwargs}
+    n = args.pop("n_docs")
+    with pytest.raises(ValueError, match=match):
+        B.facet_benchmark(n, **args)
+
+
+def test_benchmark_protocol_and_claim_tables():
+    kw = dict(taxonomy=G, label_sets=SETS, vocab_size=5, background_size=50, noise=0.1)
+    fac = B.facet_benchmark(120, seed=1, **kw)
+    ctl = B.facet_benchmark(120, seed=1, shared=False, **kw)
+    algs = ("H-PERC", "PERC")
+    runs = {k: B.benchmark_protocol(b, [10, 30], 4, n_test=20, algorithms=algs, n_jobs=1)
+            for k, b in (("f", fac), ("c", ctl))}  # fmt: skip
+    df = runs["f"]
+    assert set(df["algorithm"]) == {"H-PERC", "PERC", "empty prediction", B.BAYES}
+    assert len(df) == 2 * 4 * 4 and set(df["n_test"]) == {20}
+    bay = df[(df.algorithm == B.BAYES) & (df["size"] == 30)]
+    # the exact expectation is the mean of bayes_loss over the test documents of each split
+    np.testing.assert_allclose(bay["expected H-loss"].iloc[1], fac.bayes_loss[60:80].mean())
+    assert B.tie_margin(runs["c"]) > 0
+    with pytest.raises(ValueError, match="sizes"):
+        B.benchmark_protocol(fac, [31], 4)
+    with pytest.raises(ValueError, match="n_test"):
+        B.benchmark_protocol(fac, [10], 4, n_test=31)
+    with pytest.raises(ValueError, match="n_groups"):
+        B.benchmark_protocol(fac, [10], 1)
+    with pytest.raises(ValueError, match="FacetBenchmark"):
+        B.benchmark_protocol("x", [10], 4)
+    with pytest.raises(ValueError, match="DataFrame"):
+        B.tie_margin(pd.DataFrame({"a": [1]}))
