@@ -465,6 +465,33 @@ def declare(reg: dict) -> None:
         seed=SEED,
         n_scales=Int(1),
     )
+    reg[pre + "minkowski_halfplane_area"] = fn(
+        MS.minkowski_halfplane_area,
+        {
+            "A": [[1.0, 0.0]],
+            "b": [0.5],
+            "q": [0.0, 1.0],
+            "g": 0.0,
+            "z": 0.1,
+            "radius": 1.0,
+            "n_vertices": 16,
+        },
+        A=Array(empty=True),
+        b=Array(empty=True),
+        q=Array(),
+        g=Real(),
+        z=Real(0.0),
+        radius=Real(0.0, low_open=True),
+        n_vertices=Int(3),
+    )
+    reg[pre + "sampler_runs"] = fn(
+        _in_process(MS.sampler_runs),
+        lambda: {"T": 3, "seeds": [_rng()], "n_particles": 4, "n_steps": 1},
+        T=Int(1),
+        seeds=SEEDS,
+        n_particles=Int(2),
+        n_steps=Int(0),
+    )
     reg[pre + "sampler_check"] = fn(
         MS.sampler_check, {"n_polys": 2, "n": 10, "seed": 0}, n_polys=Int(1), n=Int(1), seed=SEED
     )

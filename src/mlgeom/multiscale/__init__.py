@@ -34,6 +34,7 @@ __getattr__, __dir__, __all__ = attach(
             "ball_fraction",
             "disk_polygon_area",
             "initial_potential",
+            "minkowski_halfplane_area",
             "steiner_area",
             "uniform_ball",
             "z_scale",
@@ -91,6 +92,7 @@ __getattr__, __dir__, __all__ = attach(
             "mixed_margin_stream",
             "multi_sweep",
             "multiscale_runs",
+            "sampler_runs",
         ],
         "losses": ["nn_loss", "robust_mistakes", "similarity", "true_label"],
         "worst_case": [
