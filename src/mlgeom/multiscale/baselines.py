@@ -51,8 +51,11 @@ class MidpointLearner(_MistakeDrivenLearner):
         lo, hi = cone_extent(self.A, q)
         return 1 if lo + hi > 0 else 2
 
+    def learn(self, q, true_label: int, predicted: int | None = None) -> bool:
+        """Cut ``K`` on a mistake (the same cut as Theorem 8's learner); return whether it cut."""
+        return super().learn(q, true_label, predicted)
+
     def _update(self, q: np.ndarray, true_label: int) -> None:
-        # the same cut as Theorem 8's learner (learn() is the shared mistake-driven protocol)
         self.A = np.vstack([self.A, -q if true_label == 1 else q])
 
 

@@ -160,6 +160,10 @@ class HyperplaneLearner(_MistakeDrivenLearner):
             return 0.0
         return self.scale * self.cs.potential_decrease(self._cut(q, true_label), 0.0)
 
+    def learn(self, q, true_label: int, predicted: int | None = None) -> bool:
+        """Update on a mistake only (Theorem 8); return whether an update happened."""
+        return super().learn(q, true_label, predicted)
+
     def _update(self, q: np.ndarray, true_label: int) -> None:
         self.cs.update(self._cut(q, true_label), 0.0)
 
