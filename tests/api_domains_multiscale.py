@@ -132,6 +132,40 @@ def declare(reg: dict) -> None:
         i=Int(1),
         p=Real(1.0),
     )
+    reg[pre + "claim28_constant"] = fn(MS.claim28_constant, {"p": 2.5}, p=Real(1.0, low_open=True))
+    reg[pre + "claim28_remainder"] = fn(
+        MS.claim28_remainder,
+        {"x": [0.3, -0.2], "xp": [0.1, 0.2], "p": 3.0},
+        x=Array(ndim_probe=False, empty=True),
+        xp=Array(ndim_probe=False, empty=True),
+        p=Real(1.0, low_open=True),
+    )
+    reg[pre + "holder_step_ratio"] = fn(
+        MS.holder_step_ratio,
+        {"y": [0.3, -0.2], "xp": [0.1, 0.2], "p": 3.5},
+        y=Array(ndim_probe=False, empty=True),
+        xp=Array(ndim_probe=False, empty=True),
+        p=Real(1.0, low_open=True),
+    )
+    reg[pre + "lemma_e2_worst_case"] = fn(
+        MS.lemma_e2_worst_case,
+        {"p": 2.5, "scales": [1], "d": 2, "seed": 0, "n_starts": 1, "n_grid": 2},
+        p=Real(1.0, low_open=True),
+        scales=Array(),
+        d=Int(1),
+        seed=SEED,
+        n_starts=Int(1),
+        n_grid=Int(2),
+    )
+    for name in ("holder_step_worst_case", "claim28_worst_case"):
+        reg[pre + name] = fn(
+            getattr(MS, name),
+            {"p": 2.5, "seed": 0, "n_starts": 1, "n_grid": 2},
+            p=Real(1.0, low_open=True),
+            seed=SEED,
+            n_starts=Int(1),
+            n_grid=Int(2),
+        )
     reg[pre + "lemma_e2_error_exact"] = fn(
         MS.lemma_e2_error_exact,
         {"y": [0.3, -0.2], "z": [0.1, 0.2], "i": 1, "p": 3.0, "printed": False, "digits": 30},
@@ -430,6 +464,33 @@ def declare(reg: dict) -> None:
         Delta=Real(0.0, 2.0, low_open=True),
         seed=SEED,
         n_scales=Int(1),
+    )
+    reg[pre + "minkowski_halfplane_area"] = fn(
+        MS.minkowski_halfplane_area,
+        {
+            "A": [[1.0, 0.0]],
+            "b": [0.5],
+            "q": [0.0, 1.0],
+            "g": 0.0,
+            "z": 0.1,
+            "radius": 1.0,
+            "n_vertices": 16,
+        },
+        A=Array(empty=True),
+        b=Array(empty=True),
+        q=Array(),
+        g=Real(),
+        z=Real(0.0),
+        radius=Real(0.0, low_open=True),
+        n_vertices=Int(3),
+    )
+    reg[pre + "sampler_runs"] = fn(
+        _in_process(MS.sampler_runs),
+        lambda: {"T": 3, "seeds": [_rng()], "n_particles": 4, "n_steps": 1},
+        T=Int(1),
+        seeds=SEEDS,
+        n_particles=Int(2),
+        n_steps=Int(0),
     )
     reg[pre + "sampler_check"] = fn(
         MS.sampler_check, {"n_polys": 2, "n": 10, "seed": 0}, n_polys=Int(1), n=Int(1), seed=SEED

@@ -17,6 +17,7 @@ Algorithm 2, Theorem 13: the multiscale learner   :mod:`.learner`
 the chapter's experiments and query streams       :mod:`.experiments`
 seeded sweeps through ``pmap``                    :mod:`.sweeps`
 strawmen: midpoint learner, uniform guessing      :mod:`.baselines`
+worst cases of Lemma E.2 and Claim 28             :mod:`.worst_case`
 speed benchmark (``make bench``)                  :mod:`.bench` (not imported here)
 ================================================  =============================================
 """
@@ -33,6 +34,7 @@ __getattr__, __dir__, __all__ = attach(
             "ball_fraction",
             "disk_polygon_area",
             "initial_potential",
+            "minkowski_halfplane_area",
             "steiner_area",
             "uniform_ball",
             "z_scale",
@@ -90,8 +92,17 @@ __getattr__, __dir__, __all__ = attach(
             "mixed_margin_stream",
             "multi_sweep",
             "multiscale_runs",
+            "sampler_runs",
         ],
         "losses": ["nn_loss", "robust_mistakes", "similarity", "true_label"],
+        "worst_case": [
+            "claim28_constant",
+            "claim28_remainder",
+            "claim28_worst_case",
+            "holder_step_ratio",
+            "holder_step_worst_case",
+            "lemma_e2_worst_case",
+        ],
         "partition_learners": [
             "HyperplaneLearner",
             "MulticlassLearner",

@@ -16,13 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from mlgeom._validation import check_matrix, check_positive_int, check_real, check_vector
-from mlgeom.multiscale.losses import _check_label
-from mlgeom.multiscale.partition_learners import cone_extent
+from mlgeom.multiscale.partition_learners import _MistakeDrivenLearner, cone_extent
 
 __all__ = ["MidpointLearner", "run_midpoint", "uniform_guessing_loss"]
 
 
-class MidpointLearner:
+class MidpointLearner(_MistakeDrivenLearner):
     """Guess the sign of the midpoint of ``⟨q, u⟩`` over the knowledge set (a strawman).
 
     Parameters
@@ -54,16 +53,10 @@ class MidpointLearner:
 
     def learn(self, q, true_label: int, predicted: int | None = None) -> bool:
         """Cut ``K`` on a mistake (the same cut as Theorem 8's learner); return whether it cut."""
-        q = check_vector(q, "q", size=self.d)
-        true_label = _check_label(true_label, "true_label", 2)
-        if predicted is None:
-            predicted = self.predict(q)
-        predicted = _check_label(predicted, "predicted", 2)
-        if predicted == true_label:
-            return False
+        return super().learn(q, true_label, predicted)
+
+    def _update(self, q: np.ndarray, true_label: int) -> None:
         self.A = np.vstack([self.A, -q if true_label == 1 else q])
-        self.n_updates += 1
-        return True
 
 
 def run_midpoint(w, Q, *, alpha: float = 1.0) -> np.ndarray:

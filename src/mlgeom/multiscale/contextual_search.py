@@ -40,6 +40,7 @@ __all__ = [
     "uniform_ball",
     "ball_fraction",
     "disk_polygon_area",
+    "minkowski_halfplane_area",
     "steiner_area",
 ]
 
@@ -366,3 +367,94 @@ def steiner_area(A, b, z: float, radius: float = 1.0) -> float:
     z = check_real(z, "z", low=0.0)
     area, perim = disk_polygon_area(A, b, radius)
     return area + z * perim + math.pi * z * z if area > 0 else 0.0
+
+
+def _clip_convex(P: np.ndarray, a: np.ndarray, b: float) -> np.ndarray:
+    """Convex polygon ``P`` (CCW rows) clipped to ``{x : ⟨a, x⟩ <= b}``, vectorised."""
+    if len(P) == 0:
+        return P
+    Q = np.roll(P, -1, axis=0)
+    fp, fq = P @ a - b, Q @ a - b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        X = P + (fp / (fp - fq))[:, None] * (Q - P)
+    slots = np.stack([P, X], axis=1)  # per edge: its start (if kept), the crossing (if any)
+    keep = np.column_stack([fp <= 0, fp * fq < 0])
+    return slots[keep].reshape(-1, 2)
+
+
+def _shoelace(P: np.ndarray) -> float:
+    if len(P) < 3:
+        return 0.0
+    x, y = P[:, 0], P[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def _minkowski(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """Minkowski sum of two convex CCW polygons (edges merged by angle)."""
+
+    def edges(R):
+        start = np.lexsort((R[:, 0], R[:, 1]))[0]  # lowest, then leftmost vertex
+        R = np.roll(R, -start, axis=0)
+        E = np.roll(R, -1, axis=0) - R
+        return R[0], E[np.abs(E).sum(axis=1) > 0]
+
+    p0, EP = edges(P)
+    q0, EQ = edges(Q)
+    E = np.vstack([EP, EQ])
+    ang = np.arctan2(E[:, 1], E[:, 0]) % (2 * np.pi)
+    E = E[np.argsort(ang, kind="stable")]
+    return p0 + q0 + np.vstack([np.zeros(2), np.cumsum(E[:-1], axis=0)])
+
+
+def minkowski_halfplane_area(
+    A, b, q, g: float, z: float, radius: float = 1.0, n_vertices: int = 4096
+) -> tuple[float, float]:
+    """Area of ``(K + zB_2) ∩ {⟨v, q⟩ >= g}`` and of ``K + zB_2``, ``K = rB_2 ∩ {Aw <= b}``.
+
+    The split that Algorithm 1 asks its guess to make (Appendix A: the hyperplane
+    ``⟨v, x_t⟩ = g_t`` halves ``Vol(K_t + z_i B_d)``), computed by polygon clipping: the disk
+    and ``zB_2`` are regular ``n_vertices``-gons inscribed in their circles, ``K`` is the disk
+    polygon clipped by the cuts, ``K + zB_2`` the Minkowski sum of the two convex polygons
+    (edges merged by angle) and the side ``⟨v, q⟩ >= g`` a last clip. Exact up to the
+    polygons' ``O(n_vertices^{-2})`` relative area error (about ``4·10^{-7}`` at the default;
+    the tests compare the total with :func:`steiner_area`).
+
+    Returns
+    -------
+    (side, total) : tuple of float
+        ``Area((K + zB_2) ∩ {⟨v, q⟩ >= g})`` and ``Area(K + zB_2)`` (both 0 for an empty ``K``).
+    """
+    A = check_matrix(A, "A", n_cols=2, min_rows=0)
+    b = check_vector(b, "b", size=A.shape[0], min_size=0)
+    q = check_vector(q, "q", size=2)
+    g = check_real(g, "g")
+    z = check_real(z, "z", low=0.0)
+    r = check_real(radius, "radius", low=0.0, low_inclusive=False)
+    n = check_positive_int(n_vertices, "n_vertices", minimum=3)
+    _, S = _knowledge_polygons(A, b, z, r, n)
+    if len(S) < 3:
+        return 0.0, 0.0
+    return _shoelace(_clip_convex(S, -q, -g)), _shoelace(S)
+
+
+def _knowledge_polygons(A, b, z: float, r: float, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Polygons of ``K = rB_2 ∩ {Aw <= b}`` and ``K + zB_2`` (inscribed ``n``-gon disks)."""
+    th = 2 * np.pi * np.arange(n) / n
+    circle = np.column_stack([np.cos(th), np.sin(th)])
+    K = r * circle
+    for a, bb in zip(A, b, strict=True):
+        K = _clip_convex(K, a, float(bb))
+        if len(K) < 3:
+            return np.zeros((0, 2)), np.zeros((0, 2))
+    return K, (_minkowski(K, z * circle) if z > 0 else K)
+
+
+def _uniform_polygon(P: np.ndarray, m: int, rng: np.random.Generator) -> np.ndarray:
+    """``m`` uniform points of the convex polygon ``P`` (fan triangulation, exact)."""
+    B, C = P[1:-1] - P[0], P[2:] - P[0]
+    w = np.abs(B[:, 0] * C[:, 1] - B[:, 1] * C[:, 0])
+    k = rng.choice(len(w), size=m, p=w / w.sum())
+    s, t = rng.random(m), rng.random(m)
+    flip = s + t > 1
+    s, t = np.where(flip, 1 - s, s), np.where(flip, 1 - t, t)
+    return P[0] + s[:, None] * B[k] + t[:, None] * C[k]

@@ -54,7 +54,41 @@ def cone_extent(A: np.ndarray, q: np.ndarray, radius: float = 1.0) -> tuple[floa
     return -support(-q), support(q)
 
 
-class HyperplaneLearner:
+class _MistakeDrivenLearner:
+    """Shared protocol of the ``k = 2`` learners: predict, then update on a mistake only.
+
+    Subclasses set ``d`` and ``n_updates`` and define ``predict(q)`` and ``_update(q, label)``
+    (the cut made when ``label`` is the truth and the prediction was the other label).
+    """
+
+    d: int
+    n_updates: int
+
+    def predict(self, q) -> int:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def _update(self, q: np.ndarray, true_label: int) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def learn(self, q, true_label: int, predicted: int | None = None) -> bool:
+        """Update on a mistake only (Theorem 8); return whether an update happened.
+
+        ``predicted`` is the label guessed for ``q`` (computed by :meth:`predict` when not
+        given).
+        """
+        q = check_vector(q, "q", size=self.d)
+        true_label = _check_label(true_label, "true_label", 2)
+        if predicted is None:
+            predicted = self.predict(q)
+        predicted = _check_label(predicted, "predicted", 2)
+        if predicted == true_label:
+            return False
+        self._update(q, true_label)
+        self.n_updates += 1
+        return True
+
+
+class HyperplaneLearner(_MistakeDrivenLearner):
     """Theorem 8 reduction (``k = 2``, inner-product similarity, loss exponent ``α``).
 
     Label 1 means ``⟨q, x_1 − x_2⟩ >= 0`` (``x_1`` more similar under ``δ = −⟨·,·⟩``).
@@ -128,16 +162,10 @@ class HyperplaneLearner:
 
     def learn(self, q, true_label: int, predicted: int | None = None) -> bool:
         """Update on a mistake only (Theorem 8); return whether an update happened."""
-        q = check_vector(q, "q", size=self.d)
-        true_label = _check_label(true_label, "true_label", 2)
-        if predicted is None:
-            predicted = self.predict(q)
-        predicted = _check_label(predicted, "predicted", 2)
-        if predicted == true_label:
-            return False
+        return super().learn(q, true_label, predicted)
+
+    def _update(self, q: np.ndarray, true_label: int) -> None:
         self.cs.update(self._cut(q, true_label), 0.0)
-        self.n_updates += 1
-        return True
 
     @property
     def potential(self) -> float:

@@ -11,12 +11,15 @@ paper's learner and its strawmen (:mod:`.baselines`, the Perceptron) on the same
 * :func:`multi_sweep`: Theorem 11's ``k``-class learner and the multiclass Perceptron.
 * :func:`convex_sweep`: the Appendix F adversary (Theorem 4).
 * :func:`multiscale_runs`: Algorithm 2 (corrected and printed ``F_i``) and Theorem 13's learner.
+* :func:`sampler_runs`: the learner's sampled guesses against exact areas in ``d = 2``
+  (Lemma A.1).
 * :func:`late_slope`: the log–log slope of a cumulative-loss curve over late horizons.
 """
 
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pandas as pd
@@ -31,6 +34,17 @@ from mlgeom._validation import (
 )
 from mlgeom.multiscale import experiments as ex
 from mlgeom.multiscale.baselines import run_midpoint, uniform_guessing_loss
+from mlgeom.multiscale.contextual_search import (
+    _clip_convex,
+    _knowledge_polygons,
+    _shoelace,
+    _uniform_polygon,
+    disk_polygon_area,
+    minkowski_halfplane_area,
+    steiner_area,
+    z_scale,
+)
+from mlgeom.multiscale.partition_learners import HyperplaneLearner
 from mlgeom.parallel import pmap
 from mlgeom.random import as_generator
 from mlgeom.stats import loglog_slope
@@ -44,6 +58,7 @@ __all__ = [
     "mixed_margin_stream",
     "multi_sweep",
     "multiscale_runs",
+    "sampler_runs",
 ]
 
 
@@ -257,3 +272,103 @@ def multiscale_runs(T_alg2: int, T_thm13: int, seeds) -> dict:
     Ts = (T_alg2, T_alg2, T_thm13)
     out = pmap(_multiscale_task, list(zip(names, Ts, seeds, strict=True)), desc="Algorithm 2")
     return dict(zip(names, out, strict=True))
+
+
+def _ideal_fractions(h, A, q, z, aux) -> tuple[float, float]:
+    """Exact split fractions of the guesses an ideal sampler of the same size would make."""
+    K, S = _knowledge_polygons(A, np.zeros(len(A)), z, 1.0, 2048)
+    m = h.cs.K.n_particles
+    g_conv = float(np.median((_uniform_polygon(K, m, aux) + z * h.cs._noise) @ q))
+    g_sum = float(np.median(_uniform_polygon(S, m, aux) @ q))
+    total = _shoelace(S)
+    return tuple(_shoelace(_clip_convex(S, -q, -g)) / total for g in (g_conv, g_sum))
+
+
+def _sampler_task(args) -> dict:
+    T, n_particles, n_steps, j, rng = args
+    (aux,) = rng.spawn(1)  # the ideal samplers' draws; the learner's stream is untouched
+    w, Q = mixed_margin_stream(T, 2, rng)
+    h = HyperplaneLearner(2, seed=rng, n_particles=n_particles, n_steps=n_steps)
+    rows, seconds = [], 0.0
+    for t, q in enumerate(Q):
+        y = 1 if q @ w >= 0 else 2
+        tic = time.perf_counter()
+        a = h.assess(q)
+        seconds += time.perf_counter() - tic
+        guessed = a["lo"] < 0 < a["hi"]
+        if guessed:  # Algorithm 1's guess was used: measure its split of K_t + z_i B_2
+            z = float(z_scale(min(h.cs.scale_index(a["hi"] - a["lo"]), 1000), 2))
+            A = h.cs.K.A.copy()
+            side, total = minkowski_halfplane_area(A, np.zeros(len(A)), q, a["guess"], z)
+            ideal = _ideal_fractions(h, A, q, z, aux)
+        tic = time.perf_counter()
+        cut = h.learn(q, y, a["label"])
+        seconds += time.perf_counter() - tic
+        if not guessed:
+            continue
+        row = {
+            "seed": j,
+            "t": t,
+            "z": z,
+            "fraction": side / total,
+            "mistake": bool(cut),
+            "fraction_uniform_K": ideal[0],
+            "fraction_uniform_sum": ideal[1],
+        }
+        if cut:
+            A1 = h.cs.K.A
+            row["ratio_steiner"] = steiner_area(A1, np.zeros(len(A1)), z) / steiner_area(
+                A, np.zeros(len(A)), z
+            )
+            row["ratio_area"] = (
+                disk_polygon_area(A1, np.zeros(len(A1)))[0]
+                / disk_polygon_area(A, np.zeros(len(A)))[0]
+            )
+        rows.append(row)
+    return {"rows": rows, "seconds_per_round": seconds / T}
+
+
+def sampler_runs(T: int, seeds, *, n_particles: int = 128, n_steps: int = 2) -> tuple:
+    """Theorem 8's learner in ``d = 2`` with its sampled guesses checked against exact areas.
+
+    On the mixed stream (:func:`mixed_margin_stream`), every round in which Algorithm 1's
+    guess is used (the sign of ``⟨q, u⟩`` is not yet known) records the exact fraction of
+    ``K_t + z_iB_2`` on the side ``⟨v, q⟩ >= g_t`` (:func:`minkowski_halfplane_area`; Algorithm 1
+    wants 1/2), and every mistake the exact ratios ``Area(K_{t+1} + z_iB_2)/Area(K_t + z_iB_2)``
+    (Steiner's formula; Lemma A.1: at most 3/4) and ``Area(K_{t+1})/Area(K_t)``. Beside the
+    learner's guess, two ideal samplers of the same size are scored on the same rounds (their
+    own stream, so the learner's run is unchanged): exact uniform points of ``K_t`` plus
+    ``z_i``·(the learner's ball noise), the law the learner's particles aim at (a convolution),
+    and exact uniform points of ``K_t + z_iB_2``, the law Algorithm 1 asks for.
+
+    Parameters
+    ----------
+    T : int
+        Rounds per run.
+    seeds : list of numpy.random.Generator
+        One per run (stream and sampler).
+    n_particles, n_steps : int
+        The sampler's population and hit-and-run steps per cut
+        (:class:`~mlgeom.multiscale.contextual_search.BallKnowledgeSet`; defaults as in the
+        learners).
+
+    Returns
+    -------
+    (rows, seconds) : (pandas.DataFrame, numpy.ndarray)
+        One row per guessed round (``seed``, ``t``, ``z``, ``fraction``,
+        ``fraction_uniform_K``, ``fraction_uniform_sum``, ``mistake``, ``ratio_steiner``,
+        ``ratio_area``; ratios NaN without a mistake), and per run the
+        learner's mean time per round (the exact areas excluded).
+    """
+    T = check_positive_int(T, "T")
+    n_particles = check_positive_int(n_particles, "n_particles", minimum=2)
+    n_steps = check_positive_int(n_steps, "n_steps", minimum=0)
+    tasks = [(T, n_particles, n_steps, j, s) for j, s in enumerate(seeds)]
+    if not tasks:
+        raise ValueError("seeds must hold at least one generator")
+    out = pmap(_sampler_task, tasks, desc=f"sampler in the learner, {n_steps} steps")
+    rows = pd.DataFrame([r for o in out for r in o["rows"]])
+    cols = ["seed", "t", "z", "fraction", "fraction_uniform_K", "fraction_uniform_sum"]
+    cols += ["mistake", "ratio_steiner", "ratio_area"]
+    rows = rows.reindex(columns=cols)
+    return rows, np.array([o["seconds_per_round"] for o in out])
