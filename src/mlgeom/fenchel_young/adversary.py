@@ -27,128 +27,15 @@ together in a numba-compiled per-round loop with the arithmetic of
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-import numba
 import numpy as np
 
 from mlgeom._validation import check_unit_interval
+from mlgeom.fenchel_young._kernels import _adversary_kernel
 from mlgeom.fenchel_young.logistic_ogd import MODES, BatchRecord, _check
 
 __all__ = ["adversarial_ogd_batch"]
-
-
-@numba.njit(parallel=True, cache=True)
-def _adversary_kernel(X, cls, U, d, eta, mode, orders, played, E, L, S, G, P, Wout):  # noqa: N803
-    n_seeds, T = U.shape[0], U.shape[1]
-    n_cand, p_feat = X.shape
-    ln2 = math.log(2.0)
-    for s in numba.prange(n_seeds):
-        Wt = np.zeros((p_feat, d))  # W transposed: Wt[j, k] = W[k, j]
-        theta = np.empty(d)
-        prob = np.empty(d)
-        for t in range(T):
-            # the adversary: exact E_t of every candidate given W_t (first index on ties)
-            best = -1.0
-            i = 0
-            for c in range(n_cand):
-                lab = cls[c]
-                for k in range(d):
-                    theta[k] = 0.0
-                for j in range(p_feat):
-                    xj = X[c, j]
-                    if xj != 0.0:
-                        for k in range(d):
-                            theta[k] += Wt[j, k] * xj
-                kstar = 0
-                m = theta[0]
-                for k in range(1, d):
-                    if theta[k] > m:
-                        m = theta[k]
-                        kstar = k
-                z = 0.0
-                for k in range(d):
-                    z += np.exp(theta[k] - m)
-                miss = 1.0 if kstar != lab else 0.0
-                if mode == 0:
-                    pz = min(1.0, 2.0 * (1.0 - 1.0 / z))
-                    e = (1.0 - pz) * miss + pz * (1.0 - np.exp(theta[lab] - m) / z)
-                elif mode == 1:
-                    e = miss
-                else:
-                    pz = min(1.0, -np.log(1.0 / z) / ln2)
-                    e = (1.0 - pz) * miss + pz * (1.0 - 1.0 / d)
-                if e > best:
-                    best = e
-                    i = c
-            orders[s, t] = i
-            lab = cls[i]
-            # the learner on the chosen pair: as logistic_ogd_batch
-            for k in range(d):
-                theta[k] = 0.0
-            xx = 0.0
-            for j in range(p_feat):
-                xj = X[i, j]
-                if xj != 0.0:
-                    xx += xj * xj
-                    for k in range(d):
-                        theta[k] += Wt[j, k] * xj
-            kstar = 0
-            m = theta[0]
-            for k in range(1, d):
-                if theta[k] > m:
-                    m = theta[k]
-                    kstar = k
-            z = 0.0
-            for k in range(d):
-                prob[k] = np.exp(theta[k] - m)
-                z += prob[k]
-            for k in range(d):
-                prob[k] /= z
-            miss_star = 1.0 if kstar != lab else 0.0
-            u0 = U[s, t, 0]
-            u1 = U[s, t, 1]
-            play = kstar
-            if mode == 0:
-                pz = min(1.0, 2.0 * (1.0 - prob[kstar]))
-                E[s, t] = (1.0 - pz) * miss_star + pz * (1.0 - prob[lab])
-                if u0 < pz:
-                    acc = 0.0
-                    play = d - 1
-                    for k in range(d):
-                        acc += prob[k]
-                        if u1 < acc:
-                            play = k
-                            break
-            elif mode == 1:
-                pz = 0.0
-                E[s, t] = miss_star
-            else:
-                pz = min(1.0, -np.log(prob[kstar]) / ln2)
-                E[s, t] = (1.0 - pz) * miss_star + pz * (1.0 - 1.0 / d)
-                if u0 < pz:
-                    play = min(int(u1 * d), d - 1)
-            played[s, t] = play
-            L[s, t] = 1.0 if play != lab else 0.0
-            P[s, t] = pz
-            S[s, t] = (np.log(z) + m - theta[lab]) / ln2
-            r2 = 0.0
-            for k in range(d):
-                r = prob[k] - (1.0 if k == lab else 0.0)
-                r2 += r * r
-                prob[k] = r
-            G[s, t] = r2 * xx / (ln2 * ln2)
-            cst = eta / ln2
-            for j in range(p_feat):
-                xj = X[i, j]
-                if xj != 0.0:
-                    cx = cst * xj
-                    for k in range(d):
-                        Wt[j, k] -= cx * prob[k]
-        for k in range(d):
-            for j in range(p_feat):
-                Wout[s, k, j] = Wt[j, k]
 
 
 def adversarial_ogd_batch(

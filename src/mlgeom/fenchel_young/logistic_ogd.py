@@ -42,6 +42,7 @@ from mlgeom._validation import (
     check_real,
     check_unit_interval,
 )
+from mlgeom.fenchel_young._kernels import _batch_kernel
 from mlgeom.fenchel_young.decoding import DECODINGS
 
 __all__ = ["BatchRecord", "logistic_ogd_batch", "logistic_ogd_loop", "MODES"]
@@ -72,88 +73,6 @@ class BatchRecord:
     grad_norm_sq: np.ndarray
     p: np.ndarray
     W: np.ndarray
-
-
-@numba.njit(parallel=True, cache=True)
-def _batch_kernel(X, labels, orders, U, d, eta, mode, played, E, L, S, G, P, Wout):  # noqa: N803
-    n_seeds, T = orders.shape
-    p_feat = X.shape[1]
-    ln2 = math.log(2.0)
-    for s in numba.prange(n_seeds):
-        Wt = np.zeros((p_feat, d))  # W transposed: Wt[j, k] = W[k, j]
-        theta = np.empty(d)
-        prob = np.empty(d)
-        for t in range(T):
-            i = orders[s, t]
-            lab = labels[i]
-            # theta = W x, accumulated over features in order (vectorised over classes)
-            for k in range(d):
-                theta[k] = 0.0
-            xx = 0.0
-            for j in range(p_feat):
-                xj = X[i, j]
-                if xj != 0.0:
-                    xx += xj * xj
-                    for k in range(d):
-                        theta[k] += Wt[j, k] * xj
-            # softmax (max-shifted) and arg max (first index on ties)
-            kstar = 0
-            m = theta[0]
-            for k in range(1, d):
-                if theta[k] > m:
-                    m = theta[k]
-                    kstar = k
-            z = 0.0
-            for k in range(d):
-                prob[k] = np.exp(theta[k] - m)
-                z += prob[k]
-            for k in range(d):
-                prob[k] /= z
-            miss_star = 1.0 if kstar != lab else 0.0
-            u0 = U[s, t, 0]
-            u1 = U[s, t, 1]
-            if mode == 0:  # Algorithm 1: p = min{1, 2 Δ*/ν}, Δ* = 2(1 - σ_k), ν = 2
-                pz = min(1.0, 2.0 * (1.0 - prob[kstar]))
-                E[s, t] = (1.0 - pz) * miss_star + pz * (1.0 - prob[lab])
-                play = kstar
-                if u0 < pz:
-                    acc = 0.0
-                    play = d - 1
-                    for k in range(d):
-                        acc += prob[k]
-                        if u1 < acc:
-                            play = k
-                            break
-            elif mode == 1:
-                pz = 0.0
-                E[s, t] = miss_star
-                play = kstar
-            else:  # Gaptron-style uniform exploration
-                pz = min(1.0, -np.log(prob[kstar]) / ln2)
-                E[s, t] = (1.0 - pz) * miss_star + pz * (1.0 - 1.0 / d)
-                play = kstar
-                if u0 < pz:
-                    play = min(int(u1 * d), d - 1)
-            played[s, t] = play
-            L[s, t] = 1.0 if play != lab else 0.0
-            P[s, t] = pz
-            S[s, t] = (np.log(z) + m - theta[lab]) / ln2
-            r2 = 0.0
-            for k in range(d):
-                r = prob[k] - (1.0 if k == lab else 0.0)
-                r2 += r * r
-                prob[k] = r  # reuse as residual
-            G[s, t] = r2 * xx / (ln2 * ln2)
-            c = eta / ln2
-            for j in range(p_feat):
-                xj = X[i, j]
-                if xj != 0.0:
-                    cx = c * xj
-                    for k in range(d):
-                        Wt[j, k] -= cx * prob[k]
-        for k in range(d):
-            for j in range(p_feat):
-                Wout[s, k, j] = Wt[j, k]
 
 
 def _check(X, labels, d, eta, decoding):

@@ -169,6 +169,23 @@ def string_task(
     )
 
 
+def _sample_from_eta(
+    problem: SoftmaxProblem | RareClassProblem, n: int, seed: Seed
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Draw ``n`` points uniformly in :math:`[0, 1]^D` and labels from ``problem.eta``.
+
+    One uniform per point picks the label by inverting the cumulative :math:`\eta(x)` (the
+    last class absorbs rounding). Shared by :meth:`SoftmaxProblem.sample` and
+    :meth:`RareClassProblem.sample`.
+    """
+    n = check_positive_int(n, "n")
+    rng = as_generator(seed)
+    X = rng.random((n, problem.D))
+    cum = np.cumsum(problem.eta(X), axis=1)
+    y = (rng.random(n)[:, None] > cum).sum(axis=1)
+    return X, np.minimum(y, problem.k - 1)
+
+
 @dataclass(frozen=True)
 class SoftmaxProblem:
     r""":math:`\eta_y(x) = \operatorname{softmax}_y(-\beta\|x - c_y\|_\infty)` on :math:`[0, 1]^D`.
@@ -227,12 +244,7 @@ class SoftmaxProblem:
 
     def sample(self, n: int, seed: Seed) -> tuple[np.ndarray, np.ndarray]:
         r"""Draw ``n`` points uniformly in :math:`[0, 1]^D` and labels from :math:`\eta`."""
-        n = check_positive_int(n, "n")
-        rng = as_generator(seed)
-        X = rng.random((n, self.D))
-        cum = np.cumsum(self.eta(X), axis=1)
-        y = (rng.random(n)[:, None] > cum).sum(axis=1)
-        return X, np.minimum(y, self.k - 1)
+        return _sample_from_eta(self, n, seed)
 
     def grid(self, per_axis: int) -> np.ndarray:
         """Midpoint grid of ``per_axis ** D`` points (the quadrature of :meth:`risk`)."""
@@ -320,12 +332,7 @@ class RareClassProblem:
 
     def sample(self, n: int, seed: Seed) -> tuple[np.ndarray, np.ndarray]:
         r"""Draw ``n`` points uniformly in :math:`[0, 1]^D` and labels from :math:`\eta`."""
-        n = check_positive_int(n, "n")
-        rng = as_generator(seed)
-        X = rng.random((n, self.D))
-        cum = np.cumsum(self.eta(X), axis=1)
-        y = (rng.random(n)[:, None] > cum).sum(axis=1)
-        return X, np.minimum(y, self.k - 1)
+        return _sample_from_eta(self, n, seed)
 
     def grid(self, per_axis: int) -> np.ndarray:
         """Midpoint grid of ``per_axis ** D`` points (:meth:`SoftmaxProblem.grid`)."""

@@ -257,26 +257,7 @@ def kernel_perceptron(
     n = X_arr.shape[0]
     y_arr = check_labels(y, n, "y")
     _check_no_contradiction(X_arr, y_arr)
-    if rule == "most_violated":
-        if n_steps is None:
-            raise ValueError("rule='most_violated' needs n_steps (the slides' 1/(eps gamma^2))")
-        if max_updates is not None:
-            raise ValueError(
-                "max_updates is used only by rule='cyclic'; rule='most_violated' always makes "
-                f"n_steps updates; got max_updates={max_updates!r}"
-            )
-        budget = check_positive_int(n_steps, "n_steps", minimum=0)
-    else:
-        if n_steps is not None:
-            raise ValueError(
-                "n_steps is used only by rule='most_violated'; use max_updates to cap "
-                f"rule='cyclic'; got n_steps={n_steps!r}"
-            )
-        budget = (
-            max(1000, 100 * n)
-            if max_updates is None
-            else check_positive_int(max_updates, "max_updates", minimum=0)
-        )
+    budget = _update_budget(rule, n, n_steps, max_updates)
 
     Xk = X_arr if kernel == "polynomial" else X_arr - X_arr.mean(axis=0)
     gram = _kernel_block(Xk, Xk, kernel, bandwidth, degree, same=True)
@@ -294,6 +275,33 @@ def kernel_perceptron(
         converged=clean_pass if rule == "cyclic" else bool(np.all(y_arr * f >= 0.0)),
         history=read_only(history, copy=True),
     )
+
+
+def _update_budget(rule: str, n: int, n_steps: Any, max_updates: Any) -> int:
+    r"""Return the number of updates ``_dual_perceptron`` may make under ``rule``.
+
+    ``rule='most_violated'`` makes exactly ``n_steps`` updates (the slides'
+    :math:`1/(\varepsilon\gamma^2)`); ``rule='cyclic'`` stops at a clean pass or after
+    ``max_updates`` updates (default ``max(1000, 100 n)``). Raises ``ValueError`` on a step
+    argument the rule does not use, or lacks.
+    """
+    if rule == "most_violated":
+        if n_steps is None:
+            raise ValueError("rule='most_violated' needs n_steps (the slides' 1/(eps gamma^2))")
+        if max_updates is not None:
+            raise ValueError(
+                "max_updates is used only by rule='cyclic'; rule='most_violated' always makes "
+                f"n_steps updates; got max_updates={max_updates!r}"
+            )
+        return check_positive_int(n_steps, "n_steps", minimum=0)
+    if n_steps is not None:
+        raise ValueError(
+            "n_steps is used only by rule='most_violated'; use max_updates to cap "
+            f"rule='cyclic'; got n_steps={n_steps!r}"
+        )
+    if max_updates is None:
+        return max(1000, 100 * n)
+    return check_positive_int(max_updates, "max_updates", minimum=0)
 
 
 def _dual_perceptron(

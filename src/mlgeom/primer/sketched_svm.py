@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 
 from mlgeom._frozen import read_only
-from mlgeom._validation import check_in, check_labels, check_matrix, check_positive_int
+from mlgeom._validation import check_in, check_labels, check_matrix
 from mlgeom.algorithms.random_features import RandomFourierFeatures
-from mlgeom.primer.kernel_perceptrons import RULES, _dual_perceptron
+from mlgeom.primer.kernel_perceptrons import RULES, _dual_perceptron, _update_budget
 
 __all__ = ["SketchedKernelPerceptron", "sketched_kernel_perceptron"]
 
@@ -178,26 +178,7 @@ def sketched_kernel_perceptron(
     X_arr = check_matrix(X, "X", n_cols=features.d)
     n = X_arr.shape[0]
     y_arr = check_labels(y, n, "y")
-    if rule == "most_violated":
-        if n_steps is None:
-            raise ValueError("rule='most_violated' needs n_steps (the slides' 1/(eps gamma^2))")
-        if max_updates is not None:
-            raise ValueError(
-                "max_updates is used only by rule='cyclic'; rule='most_violated' always makes "
-                f"n_steps updates; got max_updates={max_updates!r}"
-            )
-        budget = check_positive_int(n_steps, "n_steps", minimum=0)
-    else:
-        if n_steps is not None:
-            raise ValueError(
-                "n_steps is used only by rule='most_violated'; use max_updates to cap "
-                f"rule='cyclic'; got n_steps={n_steps!r}"
-            )
-        budget = (
-            max(1000, 100 * n)
-            if max_updates is None
-            else check_positive_int(max_updates, "max_updates", minimum=0)
-        )
+    budget = _update_budget(rule, n, n_steps, max_updates)
     # slide: "Define mapping phi : X -> R^rho"
     Phi = features.transform(X_arr)
     # <phi(x_i), w> for w = sum_j alpha_j sigma(x_j) phi(x_j) is (Phi Phi^T (alpha * sigma))_i
