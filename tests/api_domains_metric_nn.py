@@ -567,3 +567,58 @@ def declare(reg: dict) -> None:
         etas=Array(ndim_probe=True),
         repeats=Int(1),
     )
+
+    # ------------------------------------------------------------------ Section 5.1: perturbation
+    reg[_P + "log_covering_lemma6"] = fn(
+        MN.log_covering_lemma6,
+        {"eps": np.array([0.5, 1.0]), "eta": 0.1, "L": 2.0, "k": 3, "D": 2.0},
+        eps=Array(empty=True, ndim_probe=False),
+        eta=Real(0.0),
+        L=_VEC,
+        k=_VEC,
+        D=_POS,
+    )
+    reg[_P + "delta_eta"] = fn(
+        MN.delta_eta,
+        {"bound": "min", **nn, "eta": 0.05, "c_D": 1.0, "fat_factor": 2.0},
+        bound=Choice(MN.BOUNDS),
+        **nn_dom,
+        eta=Real(0.0),
+        c_D=_POS,
+        fat_factor=_POS,
+    )
+    reg[_P + "eq16_oracle_deviation"] = fn(
+        MN.eq16_oracle_deviation,
+        lambda: {"dist": _dist(_XQ, _X), "y_s1": _Y, "n_classes": 2, "L": 2.0, "eta": 0.1},
+        dist=Array(),
+        y_s1=Skip("class indices (checked against n_classes and dist's columns)"),
+        n_classes=Int(2),
+        L=Real(0.0),
+        eta=Real(0.0),
+    )
+    reg[_P + "oracle_deviation_check"] = fn(
+        MN.oracle_deviation_check,
+        lambda: {"task": _task(), "model": _model(), "etas": [0.1]},
+        task=Skip("a Task"),
+        model=Skip("a fitted SRMNearestNeighbors"),
+        etas=Array(ndim_probe=True),
+    )
+    reg[_P + "eta_srm_splits"] = fn(
+        MN.eta_srm_splits,
+        {"make_task": lambda rng: _task(), "seeds": 1, "seed": 0, "eta": 0.05, "delta": 0.05},
+        make_task=Skip("a callable rng -> Task"),
+        seeds=Int(1),
+        seed=SEED,
+        eta=Real(0.0),
+        delta=_DELTA,
+    )
+    reg[_P + "eta_bound_table"] = fn(
+        MN.eta_bound_table,
+        {"n": 100, "L": 2.0, "delta": 0.05, "k": 3, "D": 2.0, "etas": [0.0, 0.1]},
+        n=Int(1),
+        L=Real(0.0),
+        delta=_DELTA,
+        k=Int(2),
+        D=_POS,
+        etas=Array(ndim_probe=True),
+    )

@@ -11,6 +11,7 @@ vertex cover and its 2-approximation           :mod:`.vertex_cover`
 Section 4: SRM over L, eqs. 11, 13, 14, 16     :mod:`.srm`
 Lemmas 2–3, Theorems 1 and 5, eq. 14: bounds   :mod:`.bounds`
 Section 5.1: (1+η)-approximate NN, eq. 15      :mod:`.index`
+Section 5.1: Lemma 6, η-perturbed bounds       :mod:`.perturbation`
 seeded tasks (digits, strings, softmax)        :mod:`.tasks`
 the chapter's experiments and figures          :mod:`.experiments`
 speed benchmarks (``make bench``)              :mod:`.bench` (not imported here)
@@ -40,6 +41,8 @@ __getattr__, __dir__, __all__ = attach(
             "TaskResult",
             "compare_on_task",
             "cover_crosscheck",
+            "eta_bound_table",
+            "eta_srm_splits",
             "exact_q_check",
             "exact_q_instances",
             "figure3_crossovers",
@@ -49,6 +52,7 @@ __getattr__, __dir__, __all__ = attach(
             "k_sweep_seeds",
             "k_sweep_srm",
             "knn_cv",
+            "oracle_deviation_check",
             "plot_figure3",
             "plot_q_curve",
             "random_subset_1nn",
@@ -58,6 +62,7 @@ __getattr__, __dir__, __all__ = attach(
             "timing_sweep",
         ],
         "index": ["MetricBallTree", "NNResult"],
+        "perturbation": ["delta_eta", "eq16_oracle_deviation", "log_covering_lemma6"],
         "spaces": [
             "METRICS",
             "PAD",

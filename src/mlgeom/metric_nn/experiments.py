@@ -35,6 +35,7 @@ from mlgeom._validation import (
 from mlgeom.book.plotting import COLORS, PAPER_STYLE
 from mlgeom.metric_nn import bounds as mb
 from mlgeom.metric_nn.index import MetricBallTree
+from mlgeom.metric_nn.perturbation import delta_eta, eq16_oracle_deviation
 from mlgeom.metric_nn.spaces import METRICS, check_metric_input, pairwise_distances
 from mlgeom.metric_nn.srm import SRMNearestNeighbors
 from mlgeom.metric_nn.tasks import RareClassProblem, SoftmaxProblem, Task
@@ -51,6 +52,8 @@ __all__ = [
     "TaskResult",
     "compare_on_task",
     "cover_crosscheck",
+    "eta_bound_table",
+    "eta_srm_splits",
     "exact_q_check",
     "exact_q_instances",
     "figure3_crossovers",
@@ -60,6 +63,7 @@ __all__ = [
     "k_sweep_srm",
     "k_sweep_seeds",
     "knn_cv",
+    "oracle_deviation_check",
     "random_subset_1nn",
     "srm_vs_1nn_splits",
     "plot_figure3",
@@ -898,4 +902,159 @@ def index_check(
                 "build seconds": build,
             }
         )
+    return pd.DataFrame(rows).set_index("eta")
+
+
+# ---------------------------------------------------------------------------------------------
+# Section 5.1: the eta-perturbation
+
+
+def oracle_deviation_check(
+    task: Task, model: SRMNearestNeighbors, etas: Sequence[float]
+) -> pd.DataFrame:
+    r"""Measure Section 5.1 step (ii) at a fitted model: the worst :math:`|h - \tilde h|`.
+
+    For each :math:`\eta`, the largest deviation any :math:`(1+\eta)` oracle can cause
+    (:func:`mlgeom.metric_nn.perturbation.eq16_oracle_deviation`) over the test points and
+    classes, against the printed :math:`2\eta` and against our pointwise bound
+    :math:`\tfrac{\eta}{2} L \max\{d_y, d_{\neg y}\}`.
+
+    Parameters
+    ----------
+    task : Task
+        The task whose test points are the queries.
+    model : SRMNearestNeighbors
+        A model fitted on ``task``'s training sample (any ``metric``, ``"precomputed"``
+        included: distances are recomputed with ``task.metric``).
+    etas : sequence of float
+        Values :math:`\eta > 0`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``eta``: ``max |h - h~| / 2η`` (printed bound), ``max |h - h~| / bound`` (ours),
+        ``share above 2η`` (fraction of (point, class) pairs where the printed bound fails),
+        ``L̃`` and ``median L d(x, S1)``.
+    """
+    if not isinstance(task, Task):
+        raise ValueError(f"task must be a Task; got {type(task).__name__}")
+    if not isinstance(model, SRMNearestNeighbors) or not hasattr(model, "L_"):
+        raise ValueError("model must be a fitted SRMNearestNeighbors")
+    etas = check_vector_in(etas, "etas", low=0.0, low_inclusive=False)
+    X_s1 = np.asarray(task.X_train)[model.support_]
+    dist = pairwise_distances(task.X_test, X_s1, metric=task.metric) / model.scale_
+    rows = []
+    for eta in etas:
+        dev, bound = eq16_oracle_deviation(dist, model.y_support_, model.n_classes_, model.L_, eta)
+        ours = np.where(
+            bound > 0, dev / np.where(bound > 0, bound, 1.0), np.where(dev > 0, np.inf, 0.0)
+        )
+        rows.append(
+            {
+                "eta": float(eta),
+                "max |h - h~| / 2η": float(dev.max() / (2 * eta)),
+                "max |h - h~| / bound": float(ours.max()),
+                "share above 2η": float(np.mean(dev > 2 * eta * (1 + 1e-12))),
+                "L̃": model.L_,
+                "median L d(x, S1)": float(np.median(model.L_ * dist.min(axis=1))),
+            }
+        )
+    return pd.DataFrame(rows).set_index("eta")
+
+
+def _eta_split(task: tuple) -> dict[str, Any]:
+    """One seed of :func:`eta_srm_splits`."""
+    make_task, seed, eta, delta = task
+    r_task, r_rand = spawn(seed, 2)
+    t = make_task(r_task)
+    err = lambda pred: float(np.mean(pred != t.y_test))  # noqa: E731
+    exact = SRMNearestNeighbors(t.metric, delta=delta).fit(t.X_train, t.y_train)
+    approx = SRMNearestNeighbors(t.metric, delta=delta, algorithm="tree", eta=eta).fit(
+        t.X_train, t.y_train
+    )
+    # the index alone: the exact model's S_1 queried through the (1 + eta) tree
+    via_tree = MetricBallTree(exact.X_support_, t.metric).query(t.X_test, eta=eta).indices
+    j = as_generator(r_rand).integers(len(approx.support_), size=len(t.y_test))
+    random_pred = approx.classes_[approx.y_support_[j]]
+    L0, Le = exact.L_, approx.L_
+    ratio = 1.0 if L0 == Le else (Le / L0 if L0 > 0 else np.inf)
+    return {
+        "task": t.name,
+        "exact SRM": err(exact.predict(t.X_test)),
+        "η-SRM": err(approx.predict(t.X_test)),
+        "exact SRM, (1+η) index": err(exact.classes_[exact.y_support_[via_tree]]),
+        "random point of S1": err(random_pred),
+        "L̃ exact": L0,
+        "L̃ η": Le,
+        "L̃ η / L̃ exact": ratio,
+        "|S1| exact": len(exact.support_),
+        "|S1| η": len(approx.support_),
+        "Δ(L̃) exact": exact.delta_,
+        "Δ_η(L̃_η)": approx.delta_,
+    }
+
+
+def eta_srm_splits(
+    make_task: Any, seeds: int, seed: Seed, *, eta: float = 0.05, delta: float = 0.05
+) -> pd.DataFrame:
+    r"""Exact SRM against the :math:`\eta`-approximate SRM of Section 5.1 over random splits.
+
+    The exact model minimises :math:`\tilde m/n + \Delta` and predicts by brute-force nearest
+    neighbour in :math:`S_1`; the :math:`\eta` model minimises :math:`\tilde m/n + \Delta_\eta`
+    (:func:`mlgeom.metric_nn.perturbation.delta_eta`) and predicts through the :math:`(1+\eta)`
+    ball tree (eq. 15). The strawman predicts with a uniformly random point of the
+    :math:`\eta` model's :math:`S_1`. The column ``exact SRM, (1+η) index`` separates the two
+    changes: the exact model's :math:`S_1`, queried through the :math:`(1+\eta)` tree.
+
+    Parameters
+    ----------
+    make_task : callable
+        ``make_task(rng) -> Task`` (points, not distances: the tree needs them).
+    seeds : int
+        Number of independent splits.
+    seed : int or numpy.random.Generator
+        Root of the splits.
+    eta : float, default=0.05
+        Oracle approximation :math:`\eta \ge 0`.
+    delta : float, default=0.05
+        Confidence of the bound.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per split: test errors, chosen :math:`\tilde L`, :math:`|S_1|` and bound terms.
+    """
+    if not callable(make_task):
+        raise ValueError(f"make_task must be a callable rng -> Task; got {make_task!r:.60}")
+    seeds = check_positive_int(seeds, "seeds")
+    eta = check_real(eta, "eta", low=0.0)
+    _check_bound_params(delta=delta)
+    tasks = [(make_task, r, eta, delta) for r in spawn(seed, int(seeds))]
+    rows = pmap(_eta_split, tasks, desc="η-SRM vs exact SRM: random splits")
+    return pd.DataFrame(rows).rename_axis("seed")
+
+
+def eta_bound_table(
+    n: int, L: float, delta: float, k: int, D: float, etas: Sequence[float]
+) -> pd.DataFrame:
+    r"""Tabulate the :math:`\eta`-perturbed bound against :math:`\eta` (Section 5.1, Lemma 6).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``eta``: :math:`\Delta_{\rm Rad,\eta}`, :math:`\Delta_{\rm fat,\eta}`,
+        :math:`\Delta_\eta`, and :math:`\Delta_\eta - \Delta` (``eta = 0``: the unperturbed
+        bound).
+    """
+    n = check_positive_int(n, "n")
+    k = check_positive_int(k, "k", minimum=2)
+    etas = check_vector_in(etas, "etas", low=0.0)
+    base = float(mb.complexity("min", n, L, delta, k, D))
+    rows = []
+    for eta in etas:
+        row = {"eta": float(eta)}
+        for b in ("rad", "fat", "min"):
+            row[f"Δ_η ({b})"] = float(delta_eta(b, n, L, delta, k, D, float(eta)))
+        row["Δ_η − Δ"] = row["Δ_η (min)"] - base
+        rows.append(row)
     return pd.DataFrame(rows).set_index("eta")

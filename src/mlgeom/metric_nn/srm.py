@@ -53,6 +53,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from mlgeom._validation import check_indices, check_matrix, check_positive_int, check_real
 from mlgeom.metric_nn import bounds as margin_bounds
 from mlgeom.metric_nn.index import MetricBallTree
+from mlgeom.metric_nn.perturbation import delta_eta
 from mlgeom.metric_nn.spaces import (
     METRICS,
     check_distance_matrix,
@@ -244,7 +245,11 @@ class SRMNearestNeighbors(ClassifierMixin, BaseEstimator):
         Nearest neighbour in :math:`S_1` by brute force or by the :math:`(1+\eta)` index of
         Section 5.1 (:class:`mlgeom.metric_nn.index.MetricBallTree`).
     eta : float, default=0.0
-        Approximation :math:`\eta` of the index (eq. 15).
+        Approximation :math:`\eta` of the index (eq. 15). With ``algorithm="tree"`` and
+        :math:`\eta > 0` the SRM minimises :math:`\tilde m(L)/n + \Delta_\eta(n, L, \delta)`, the
+        :math:`\eta`-perturbed bound of Section 5.1
+        (:func:`mlgeom.metric_nn.perturbation.delta_eta`), since it is :math:`\tilde h`, not
+        :math:`h`, that classifies.
     fat_factor : float, default=2.0
         Coefficient in Theorem 5 (see :mod:`mlgeom.metric_nn.bounds`).
     prune_cover : bool, default=True
@@ -323,6 +328,18 @@ class SRMNearestNeighbors(ClassifierMixin, BaseEstimator):
             raise ValueError("algorithm='tree' needs points, not metric='precomputed'")
 
     def _complexity(self, L: Any) -> np.ndarray:
+        if self.algorithm == "tree" and self.eta > 0:  # Section 5.1: the bound of h~, not h
+            return delta_eta(
+                self.bound,
+                self.n_train_,
+                L,
+                self.delta,
+                self.n_classes_,
+                self.ddim_,
+                self.eta,
+                self.c_D,
+                self.fat_factor,
+            )
         return margin_bounds.complexity(
             self.bound,
             self.n_train_,
