@@ -1291,6 +1291,138 @@ def _scope_primer(X2: np.ndarray, Y2: np.ndarray) -> dict[str, Spec]:
         y=Array(),
         K=Array(),
     )
+    # lift, coresets and SGD, priority at k + 1 (issue 13)
+    for rec in ("AffinePerceptron", "CoresetSweep", "FrankWolfeMean"):
+        reg[f"mlgeom.primer.{rec}"] = record(getattr(P, rec))
+    Xl = np.array([[2.0, 0.0], [3.0, 0.0], [2.0, 1.0], [3.0, 1.0]])
+    Yl = np.array([-1, 1, -1, 1])
+    reg["mlgeom.primer.AffinePerceptron.predict"] = method(
+        lambda: P.lifted_perceptron(Xl, Yl), "predict", {"X": Xl}, X=Array()
+    )
+    reg["mlgeom.primer.lift"] = fn(P.lift, {"X": Xl}, X=Array())
+    reg["mlgeom.primer.affine_decision"] = fn(
+        P.affine_decision, {"X": Xl, "w": [1.0, 0.0, -2.5]}, X=Array(), w=Array()
+    )
+    reg["mlgeom.primer.lifted_perceptron"] = fn(
+        P.lifted_perceptron,
+        {"X": Xl, "y": Yl, "max_updates": 50},
+        X=Array(),
+        y=Array(),
+        max_updates=Int(1, optional=True),
+    )
+    reg["mlgeom.primer.offset_margin_data"] = fn(
+        P.offset_margin_data,
+        {"n": 5, "gamma": 0.3, "offset": 1.0, "seed": 0},
+        n=Int(2),
+        gamma=Real(0.0, 1.0, low_open=True, high_open=True),
+        offset=Real(0.0, low_open=True),
+        seed=SEED,
+    )
+    reg["mlgeom.primer.lift_runs"] = fn(
+        P.lift_runs,
+        {
+            "n": 10,
+            "gamma": 0.3,
+            "offset": 1.0,
+            "n_sets": 1,
+            "max_updates": 50,
+            "grid": 3,
+            "seed": 0,
+        },
+        n=Int(2),
+        gamma=Real(0.0, 1.0, low_open=True, high_open=True),
+        offset=Real(0.0, low_open=True),
+        n_sets=Int(1),
+        max_updates=Int(1),
+        grid=Int(2),
+        seed=SEED,
+    )
+    reg["mlgeom.primer.frank_wolfe_mean"] = fn(
+        P.frank_wolfe_mean, {"X": X2, "n_steps": 3}, X=Array(), n_steps=Int(1)
+    )
+    reg["mlgeom.primer.frank_wolfe_sweep"] = fn(
+        P.frank_wolfe_sweep,
+        {"n": 3, "d": 4, "steps": [1, 2], "n_seeds": 1, "points": "simplex", "seed": 0},
+        n=Int(2),
+        d=Int(1),
+        steps=Array(),
+        n_seeds=Int(1),
+        points=Choice(("ball", "simplex")),
+        seed=SEED,
+    )
+    reg["mlgeom.primer.logistic_objective"] = fn(
+        P.logistic_objective, {"X": X2, "y": Y2, "w": [0.5, -0.5]}, X=Array(), y=Array(), w=Array()
+    )
+    reg["mlgeom.primer.logistic_minimum"] = fn(
+        P.logistic_minimum,
+        {"X": X2, "y": Y2, "radius": 1.0, "n_iter": 5},
+        X=Array(),
+        y=Array(),
+        radius=Real(0.0, low_open=True),
+        n_iter=Int(1),
+    )
+    reg["mlgeom.primer.projected_sgd"] = fn(
+        P.projected_sgd,
+        {
+            "X": X2,
+            "y": Y2,
+            "checkpoints": [1, 3],
+            "radius": 1.0,
+            "schedule": "sqrt",
+            "average": True,
+            "seed": 0,
+        },
+        X=Array(),
+        y=Array(),
+        checkpoints=Array(),
+        radius=Real(0.0, low_open=True),
+        schedule=Choice(("sqrt", "constant")),
+        average=FLAG,
+        seed=SEED,
+    )
+    reg["mlgeom.primer.sgd_sweep"] = fn(
+        P.sgd_sweep,
+        {
+            "n": 6,
+            "d": 2,
+            "checkpoints": [1, 3],
+            "n_seeds": 1,
+            "radius": 1.0,
+            "noise": 0.1,
+            "seed": 0,
+        },
+        n=Int(2),
+        d=Int(1),
+        checkpoints=Array(),
+        n_seeds=Int(1),
+        radius=Real(0.0, low_open=True),
+        noise=Real(0.0, 0.5),
+        seed=SEED,
+    )
+    Yd = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    reg["mlgeom.primer.disc_realizable"] = fn(
+        P.disc_realizable,
+        {"Y": Yd, "inside": [0, 1], "tol": 1e-9},
+        Y=Array(),
+        inside=Skip("indices into Y (checked: integers in range, 1-D)"),
+        tol=Real(0.0, low_open=True),
+    )
+    reg["mlgeom.primer.disc_shattered"] = fn(P.disc_shattered, {"Y": Yd}, Y=Array())
+    reg["mlgeom.primer.disc_shattering_sweep"] = fn(
+        P.disc_shattering_sweep,
+        {"sizes": [2, 3], "n_sets": 1, "seed": 0},
+        sizes=Array(),
+        n_sets=Int(1),
+        seed=SEED,
+    )
+    reg["mlgeom.primer.priority_k_compare"] = fn(
+        P.priority_k_compare,
+        {"weights": [1.8, 0.6, 0.5, 0.3], "k": 2, "n_draws": 2, "seed": 0},
+        weights=Array(),
+        k=Int(1),
+        n_draws=Int(1),
+        seed=SEED,
+    )
     return reg
 
 

@@ -105,3 +105,50 @@ def test_novikoff_alignment_sweep_matches_direct_calls():
     X, y, w_star = perceptron.planted_margin_data(100, 3, 0.1, seed=spawn(spawn(7, 2)[1], 2)[0])
     assert table["ratio"].iloc[2] == pytest.approx(primer.novikoff_alignment(X, y, w_star, 0.1))
     assert (table["ratio"] >= 1).all()
+
+
+def test_lift_runs_columns_and_determinism():
+    a = primer.lift_runs(30, 0.3, 1.0, 2, max_updates=500, grid=5, seed=4)
+    b = primer.lift_runs(30, 0.3, 1.0, 2, max_updates=500, grid=5, seed=4)
+    assert a.equals(b)
+    assert list(a.columns) == [
+        "lifted_error",
+        "plain_error",
+        "agreement",
+        "lifted_converged",
+        "lifted_updates",
+    ]
+    assert (a.agreement == 1.0).all()
+
+
+def test_frank_wolfe_sweep_shapes():
+    s = primer.frank_wolfe_sweep(50, 3, [2, 4], 2, seed=0)
+    assert s.fw.shape == s.random.shape == s.support.shape == (2, 2)
+    assert np.all(s.support <= np.array([[3], [5]]))
+    assert np.all(s.bound_ratio <= 1.0)
+    # on a regular simplex Frank–Wolfe averages t + 1 vertices: error √(1/(t+1) − 1/n) exactly
+    s = primer.frank_wolfe_sweep(40, 60, [3, 7], 2, points="simplex", seed=0)
+    np.testing.assert_allclose(
+        s.fw, np.sqrt(1 / np.array([[4.0], [8.0]]) - 1 / 40) * np.ones((1, 2))
+    )
+    with pytest.raises(ValueError, match="n <= d"):
+        primer.frank_wolfe_sweep(5, 3, [1], 1, points="simplex", seed=0)
+
+
+def test_sgd_sweep_gaps_positive():
+    a, b = primer.sgd_sweep(40, 2, [2, 8], 2, radius=2.0, noise=0.1, seed=0)
+    assert a.shape == b.shape == (2, 2)
+    assert np.all(a > 0) and np.all(b > 0)
+
+
+def test_priority_k_compare_hand_case():
+    # loop reference on the same child streams: W' = sum of max(w, tau) over the kept items
+    w = np.array([1.8, 0.6, 0.5, 0.3, 0.1])
+    a, b = primer.priority_k_compare(w, 2, 3, seed=5)
+    for i, g in enumerate(spawn(5, 3)):
+        rho = w / (1.0 - g.random(5))
+        order = np.argsort(-rho)
+        assert np.isclose(a[i], np.maximum(w[order[:2]], rho[order[2]]).sum())
+        assert np.isclose(b[i], np.maximum(w[order[:3]], rho[order[3]]).sum())
+    with pytest.raises(ValueError, match="k"):
+        primer.priority_k_compare(w, 4, 3, seed=0)

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from mlgeom._validation import (
+    check_in,
     check_int_vector,
     check_labels,
     check_matrix,
@@ -43,25 +44,31 @@ from mlgeom.random import Seed, as_generator, spawn
 
 __all__ = [
     "GAMMA0_TOL",
+    "CoresetSweep",
     "GilbertSweep",
     "MOST_VIOLATED_EPS",
     "feature_dimension_sweep",
+    "frank_wolfe_sweep",
     "gilbert_sweep",
     "halfplane_sample_sweep",
     "kde_error_sweep",
     "kernel_perceptron_table",
+    "lift_runs",
     "max_margin_perceptron_sweep",
     "max_margin_seed_sweep",
     "mistake_bound_sweep",
     "novikoff_alignment",
     "novikoff_alignment_sweep",
+    "offset_margin_data",
     "perceptron_proof_sweep",
     "per_seed_slopes",
     "planar_benchmarks",
     "plot_decision_regions",
     "priority_bias_draws",
+    "priority_k_compare",
     "rff_error_sweep",
     "rkhs_normalized_margin",
+    "sgd_sweep",
     "sketched_perceptron_sweep",
 ]
 
@@ -952,3 +959,260 @@ def feature_dimension_sweep(
             }
         )
     return pd.DataFrame(rows).set_index("d")
+
+
+def _uniform_ball(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
+    """``n`` points uniform in the unit ball of R^d."""
+    g = rng.standard_normal((n, d))
+    g /= np.linalg.norm(g, axis=1, keepdims=True)
+    return g * rng.random(n)[:, None] ** (1.0 / d)
+
+
+def offset_margin_data(
+    n: int, gamma: float, offset: float, *, seed: Seed
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Planar data separable by a line that misses the origin (slide "Force h through Origin").
+
+    :func:`mlgeom.algorithms.perceptrons.planted_margin_data` in the plane (margin
+    :math:`\gamma` about a line through the origin with unit normal :math:`w^*`), shrunk by
+    :math:`1/2` and moved by ``offset`` along :math:`w^*`: the points fill a disc of radius
+    :math:`1/2` centred at :math:`\text{offset}\cdot w^*`, split by the line
+    :math:`\langle w^*, x\rangle = \text{offset}` with margin :math:`\gamma/2`.
+
+    Parameters
+    ----------
+    n : int
+        Number of points (at least 2).
+    gamma : float
+        Planted margin of the unshifted data, in (0, 1).
+    offset : float
+        Distance of the separating line from the origin (> 0).
+    seed : int or numpy.random.Generator
+        Random stream.
+
+    Returns
+    -------
+    X : numpy.ndarray of shape (n, 2)
+    y : numpy.ndarray of shape (n,)
+    w_star : numpy.ndarray of shape (2,)
+        The unit normal of the separating line.
+    """
+    n = check_positive_int(n, "n", minimum=2)
+    offset = check_real(offset, "offset", low=0.0, low_inclusive=False)
+    X, y, w_star = perceptron.planted_margin_data(n, 2, gamma, seed=seed)
+    return 0.5 * X + offset * w_star, y, w_star
+
+
+def lift_runs(
+    n: int,
+    gamma: float,
+    offset: float,
+    n_sets: int,
+    *,
+    max_updates: int,
+    grid: int = 41,
+    seed: Seed,
+) -> pd.DataFrame:
+    r"""Run the perceptron with and without the lift :math:`p \mapsto (p, 1)`, per data set.
+
+    On each of ``n_sets`` independent :func:`offset_margin_data` sets: the perceptron on the
+    lifted points (:func:`mlgeom.primer.lifting.lifted_perceptron`) and on the raw points
+    (a halfspace through the origin of the plane), both with the update cap ``max_updates``;
+    and the agreement, on the data and on a ``grid`` × ``grid`` grid over its bounding box,
+    between the lifted halfspace :math:`\operatorname{sign}\langle w, (p, 1)\rangle` and its
+    affine reading :math:`\operatorname{sign}(\langle w_{1..2}, p\rangle + w_3)`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per set: ``lifted_error``, ``plain_error`` (training errors), ``agreement``
+        (share of data and grid points), ``lifted_converged``, ``lifted_updates``.
+    """
+    from mlgeom.primer import lifting
+
+    n_sets = check_positive_int(n_sets, "n_sets")
+    max_updates = check_positive_int(max_updates, "max_updates")
+    grid = check_positive_int(grid, "grid", minimum=2)
+    rows = []
+    for g in spawn(seed, n_sets):
+        X, y, _ = offset_margin_data(n, gamma, offset, seed=g)
+        m = lifting.lifted_perceptron(X, y, max_updates=max_updates)
+        plain = perceptron.perceptron(X, y, max_updates=max_updates)
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        gx, gy = np.meshgrid(np.linspace(lo[0], hi[0], grid), np.linspace(lo[1], hi[1], grid))
+        Q = np.vstack([X, np.column_stack([gx.ravel(), gy.ravel()])])
+        through_origin = np.where(lifting.lift(Q) @ m.w >= 0.0, 1, -1)
+        rows.append(
+            {
+                "lifted_error": _error(m.predict(X), y),
+                "plain_error": _error(np.where(X @ plain.w >= 0.0, 1, -1), y),
+                "agreement": float(np.mean(through_origin == m.predict(Q))),
+                "lifted_converged": m.result.converged,
+                "lifted_updates": m.result.n_updates,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True, eq=False)
+class CoresetSweep:
+    r"""Outcome of :func:`frank_wolfe_sweep`.
+
+    Attributes
+    ----------
+    steps : numpy.ndarray of shape (k,)
+        The step counts :math:`t`.
+    fw, random : numpy.ndarray of shape (k, n_seeds)
+        :math:`\|w_t - \mu\|` of Frank–Wolfe, and of the mean of :math:`t + 1` uniform draws.
+    support : numpy.ndarray of shape (k, n_seeds)
+        The Frank–Wolfe coreset sizes.
+    bound_ratio : numpy.ndarray of shape (n_seeds,)
+        :math:`\max_{1 \le t \le T}\|w_t - \mu\|\sqrt{t + 2}/4` per seed (Jaggi's bound).
+    """
+
+    steps: np.ndarray
+    fw: np.ndarray
+    random: np.ndarray
+    support: np.ndarray
+    bound_ratio: np.ndarray
+
+
+def frank_wolfe_sweep(
+    n: int,
+    d: int,
+    steps: Sequence[int],
+    n_seeds: int,
+    *,
+    points: str = "ball",
+    seed: Seed,
+) -> CoresetSweep:
+    r"""Frank–Wolfe coresets for the mean against random subsets of the same size.
+
+    For each seed: ``n`` points uniform in the unit ball of :math:`\mathbb{R}^d`
+    (``points="ball"``: the mean lies deep inside the hull and Frank–Wolfe soon converges
+    linearly), or ``n`` orthonormal vectors (``points="simplex"``, :math:`n \le d`: a regular
+    simplex under a random orthogonal map, the reflection :math:`I - 2vv^\top` for a random
+    unit :math:`v`, whose centroid no fewer than :math:`n` vertices represent
+    exactly; any :math:`k` vertices stay at distance at least :math:`\sqrt{1/k - 1/n}` from it,
+    the worst case of the :math:`t^{-1/2}` rate), one run of
+    :func:`mlgeom.primer.coresets.frank_wolfe_mean` up to ``max(steps)``, and, at each
+    :math:`t` in ``steps``, the mean of :math:`t + 1` points drawn uniformly with replacement
+    (the strawman coreset of the same size; slide "Coresets for Optimization").
+
+    Returns
+    -------
+    CoresetSweep
+    """
+    from mlgeom.primer import coresets
+
+    n = check_positive_int(n, "n", minimum=2)
+    d = check_positive_int(d, "d")
+    ts = check_int_vector(steps, "steps")
+    n_seeds = check_positive_int(n_seeds, "n_seeds")
+    points = check_in(points, "points", ("ball", "simplex"))
+    if points == "simplex" and n > d:
+        raise ValueError(f"points='simplex' needs n <= d; got n = {n}, d = {d}")
+    T = int(ts.max())
+    fw = np.empty((ts.size, n_seeds))
+    rnd = np.empty_like(fw)
+    sup = np.empty_like(fw)
+    ratio = np.empty(n_seeds)
+    for j, g in enumerate(spawn(seed, n_seeds)):
+        if points == "simplex":  # n rows of a random Householder reflection I − 2vvᵀ
+            v = g.standard_normal(d)
+            v /= np.linalg.norm(v)
+            X = np.eye(n, d) - 2.0 * np.outer(v[:n], v)
+        else:
+            X = _uniform_ball(g, n, d)
+        mu = X.mean(axis=0)
+        r = coresets.frank_wolfe_mean(X, T)
+        fw[:, j], sup[:, j] = r.errors[ts], r.support[ts]
+        t_all = np.arange(1, T + 1)
+        ratio[j] = float(np.max(r.errors[1:] * np.sqrt(t_all + 2.0) / 4.0))
+        for i, t in enumerate(ts):
+            rnd[i, j] = np.linalg.norm(X[g.integers(n, size=t + 1)].mean(axis=0) - mu)
+    return CoresetSweep(steps=ts, fw=fw, random=rnd, support=sup, bound_ratio=ratio)
+
+
+def sgd_sweep(
+    n: int,
+    d: int,
+    checkpoints: Sequence[int],
+    n_seeds: int,
+    *,
+    radius: float,
+    noise: float,
+    seed: Seed,
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Suboptimality of SGD (averaged, :math:`\eta_t = D/(G\sqrt t)`) and of its strawman.
+
+    For each seed: ``n`` points uniform in the unit ball of :math:`\mathbb{R}^d`, labels
+    :math:`\operatorname{sign}\langle w_0, x\rangle` for a random :math:`w_0` of norm 3, each
+    flipped with probability ``noise``; the optimum of :math:`f_X` over
+    :math:`\|w\| \le R` by :func:`mlgeom.primer.coresets.logistic_minimum`; then
+    :func:`mlgeom.primer.coresets.projected_sgd` with the textbook steps and averaging, and
+    with the constant step :math:`D/G` and the last iterate, on the same draws.
+
+    Returns
+    -------
+    sgd, strawman : numpy.ndarray of shape (len(checkpoints), n_seeds)
+        :math:`f_X(w) - \min_{\|w\| \le R} f_X` at each checkpoint (floored at
+        :math:`10^{-15}`).
+    """
+    from mlgeom.primer import coresets
+
+    n = check_positive_int(n, "n", minimum=2)
+    d = check_positive_int(d, "d")
+    cps = check_int_vector(checkpoints, "checkpoints")
+    n_seeds = check_positive_int(n_seeds, "n_seeds")
+    noise = check_real(noise, "noise", low=0.0, high=0.5)
+    sgd = np.empty((cps.size, n_seeds))
+    straw = np.empty_like(sgd)
+    for j, g in enumerate(spawn(seed, n_seeds)):
+        X = _uniform_ball(g, n, d)
+        w0 = g.standard_normal(d)
+        w0 *= 3.0 / np.linalg.norm(w0)
+        y = np.where(X @ w0 >= 0.0, 1.0, -1.0)
+        y[g.random(n) < noise] *= -1.0
+        _, f_star = coresets.logistic_minimum(X, y, radius)
+        (g_sgd,) = spawn(g, 1)
+        state = g_sgd.bit_generator.state
+        a = coresets.projected_sgd(X, y, cps, radius=radius, seed=g_sgd)
+        g_sgd.bit_generator.state = state  # the same draws for the strawman
+        b = coresets.projected_sgd(
+            X, y, cps, radius=radius, schedule="constant", average=False, seed=g_sgd
+        )
+        sgd[:, j] = np.maximum(a - f_star, 1e-15)
+        straw[:, j] = np.maximum(b - f_star, 1e-15)
+    return sgd, straw
+
+
+def priority_k_compare(
+    weights: Any, k: int, n_draws: int, *, seed: Seed
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Priority-sampling estimates :math:`W'` at ``k`` and ``k + 1`` on the same priorities.
+
+    The page's remark ("if :math:`k = 5` elements are retained instead of :math:`k = 4` …
+    the new weights for several … decrease"): one draw of :math:`u_i` per run, so both
+    estimates use the same priorities :math:`w_i/u_i`.
+
+    Returns
+    -------
+    w_k, w_k1 : numpy.ndarray of shape (n_draws,)
+        :math:`W'` with ``k`` and with ``k + 1`` kept items.
+    """
+    from mlgeom.algorithms.sampling import _check_weights
+
+    w = _check_weights(weights, min_size=2)
+    k = check_positive_int(k, "k")
+    if k + 1 >= w.size:
+        raise ValueError(f"k + 1 must be below the number of weights ({w.size}); got k = {k}")
+    n_draws = check_positive_int(n_draws, "n_draws")
+    out = np.empty((2, n_draws))
+    for i, g in enumerate(spawn(seed, n_draws)):
+        rho = w / (1.0 - g.random(w.size))  # u ~ unif(0, 1]
+        order = np.argsort(-rho, kind="stable")
+        for row, kk in enumerate((k, k + 1)):
+            tau = rho[order[kk]]  # the (kk+1)-th largest priority
+            out[row, i] = np.maximum(w[order[:kk]], tau).sum()
+    return out[0], out[1]
