@@ -423,6 +423,43 @@ def declare(reg: dict) -> None:
         true_label=label12,
         predicted=Int(1, maximum=2, optional=True),
     )
+    for cls in ("CentroidLearner", "HalvingLearner"):
+        C = getattr(MS, cls)
+        reg[pre + cls] = fn(
+            C,
+            {"d": 2, "seed": 0, "n_particles": 4, "n_steps": 1},
+            d=Int(1),
+            seed=SEED,
+            n_particles=Int(2),
+            n_steps=Int(0),
+        )
+    learner_skip = Skip("a k = 2 learner object (type checked: TypeError naming learner)")
+    reg[pre + "adversarial_run"] = fn(
+        MS.adversarial_run,
+        lambda: {
+            "learner": MS.MidpointLearner(2),
+            "w": [1.0, 0.0],
+            "T": 3,
+            "seed": 0,
+            "alpha": 1.0,
+            "margins": [0.1, 0.01],
+            "n_candidates": 1,
+        },
+        learner=learner_skip,
+        w=Array(),
+        T=Int(1),
+        seed=SEED,
+        alpha=Real(0.0, low_open=True),
+        margins=Array(),
+        n_candidates=Int(1),
+    )
+    reg[pre + "least_informed_direction"] = fn(
+        MS.least_informed_direction,
+        lambda: {"learner": MS.MidpointLearner(2), "w": [1.0, 0.0], "candidates": [[0.0, 1.0]]},
+        learner=learner_skip,
+        w=Array(),
+        candidates=Array(),
+    )
     reg[pre + "run_multiclass"] = fn(
         MS.run_multiclass,
         {
@@ -518,6 +555,14 @@ def declare(reg: dict) -> None:
         T=Int(1),
         d=Int(2),
         seeds=SEEDS,
+    )
+    reg[pre + "adversary_sweep"] = fn(
+        _in_process(MS.adversary_sweep),
+        lambda: {"T": 2, "d": 2, "seeds": [_rng()], "learners": ("midpoint",)},
+        T=Int(1),
+        d=Int(2),
+        seeds=SEEDS,
+        learners=Skip("a sequence of learner names, each checked against ADVERSARY_LEARNERS"),
     )
     reg[pre + "dims_sweep"] = fn(
         MS.dims_sweep,

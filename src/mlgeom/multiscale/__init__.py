@@ -16,7 +16,9 @@ Section 5, Appendix E: the kernel maps T, Q,
 Algorithm 2, Theorem 13: the multiscale learner   :mod:`.learner`
 the chapter's experiments and query streams       :mod:`.experiments`
 seeded sweeps through ``pmap``                    :mod:`.sweeps`
-strawmen: midpoint learner, uniform guessing      :mod:`.baselines`
+strawmen: midpoint, centroid, halving learners,
+uniform guessing                                  :mod:`.baselines`
+Section 1.2, Theorem 8: an adaptive adversary     :mod:`.adversary`
 worst cases of Lemma E.2 and Claim 28             :mod:`.worst_case`
 speed benchmark (``make bench``)                  :mod:`.bench` (not imported here)
 ================================================  =============================================
@@ -27,7 +29,14 @@ from mlgeom._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     __name__,
     {
-        "baselines": ["MidpointLearner", "run_midpoint", "uniform_guessing_loss"],
+        "adversary": ["MARGIN_CYCLE", "adversarial_run", "least_informed_direction"],
+        "baselines": [
+            "CentroidLearner",
+            "HalvingLearner",
+            "MidpointLearner",
+            "run_midpoint",
+            "uniform_guessing_loss",
+        ],
         "contextual_search": [
             "BallKnowledgeSet",
             "ContextualSearch",
@@ -84,6 +93,8 @@ __getattr__, __dir__, __all__ = attach(
             "threshold",
         ],
         "sweeps": [
+            "ADVERSARY_LEARNERS",
+            "adversary_sweep",
             "binary_sweep",
             "convex_sweep",
             "dims_sweep",

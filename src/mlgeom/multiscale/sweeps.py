@@ -6,6 +6,8 @@ paper's learner and its strawmen (:mod:`.baselines`, the Perceptron) on the same
 
 * :func:`binary_sweep`: Theorem 8's learner, the Perceptron, the midpoint learner and uniform
   guessing on ``k = 2`` streams (Corollary 3.1, Theorem 1).
+* :func:`adversary_sweep`: Theorem 8's learner and four strawmen against the adaptive
+  adversary of :mod:`.adversary`.
 * :func:`dims_sweep`: total loss against ``d`` (``Φ(B_d) ∝ d log d``, Lemma A.1).
 * :func:`margin_sweep`: mistakes against the margin ``γ`` (Theorem 16).
 * :func:`multi_sweep`: Theorem 11's ``k``-class learner and the multiclass Perceptron.
@@ -32,8 +34,16 @@ from mlgeom._validation import (
     check_vector,
     check_vector_in,
 )
+from mlgeom.algorithms.multiclass_perceptron import OnlinePerceptron
 from mlgeom.multiscale import experiments as ex
-from mlgeom.multiscale.baselines import run_midpoint, uniform_guessing_loss
+from mlgeom.multiscale.adversary import MARGIN_CYCLE, adversarial_run
+from mlgeom.multiscale.baselines import (
+    CentroidLearner,
+    HalvingLearner,
+    MidpointLearner,
+    run_midpoint,
+    uniform_guessing_loss,
+)
 from mlgeom.multiscale.contextual_search import (
     _clip_convex,
     _knowledge_polygons,
@@ -50,6 +60,8 @@ from mlgeom.random import as_generator
 from mlgeom.stats import loglog_slope
 
 __all__ = [
+    "ADVERSARY_LEARNERS",
+    "adversary_sweep",
     "binary_sweep",
     "convex_sweep",
     "dims_sweep",
@@ -148,6 +160,71 @@ def binary_sweep(stream: str, T: int, d: int, seeds) -> list[dict]:
     stream = check_in(stream, "stream", ("boundary", "mixed"))
     T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
     return pmap(_binary_task, [(stream, T, d, s) for s in seeds], desc=f"k = 2, {stream} stream")
+
+
+ADVERSARY_LEARNERS = ("ours", "midpoint", "centroid", "halving", "perceptron")
+
+
+def _adversary_task(args) -> dict:
+    name, T, d, keys = args
+    w = ex.unit(np.random.default_rng(keys[0]), d)
+    sampler = np.random.default_rng(keys[2])
+    learner = {
+        "ours": lambda: HyperplaneLearner(d, seed=sampler),
+        "midpoint": lambda: MidpointLearner(d),
+        "centroid": lambda: CentroidLearner(d, seed=sampler),
+        "halving": lambda: HalvingLearner(d, seed=sampler),
+        "perceptron": lambda: OnlinePerceptron(d),
+    }[name]()
+    tic = time.perf_counter()
+    r = adversarial_run(learner, w, T, np.random.default_rng(keys[1]))
+    return {"loss": r["loss"], "mistakes": r["mistakes"], "seconds": time.perf_counter() - tic}
+
+
+def adversary_sweep(T: int, d: int, seeds, learners=ADVERSARY_LEARNERS) -> list[dict]:
+    """Cumulative losses of each learner against the adaptive adversary, paired by seed.
+
+    Per seed, the hidden ``w``, the adversary's draws and the sampler's seed are the same for
+    every learner (:func:`~mlgeom.multiscale.adversary.adversarial_run`); the loss is
+    ``|⟨q, w⟩|`` on a mistake (``α = 1``, Corollary 3.1).
+
+    Parameters
+    ----------
+    T, d : int
+        Horizon and dimension (``d >= 2``).
+    seeds : list of numpy.random.Generator
+        One per run; three integer keys are drawn from each (hidden ``w``, adversary, sampler).
+    learners : sequence of str, default=ADVERSARY_LEARNERS
+        Among ``"ours"`` (Theorem 8), ``"midpoint"``, ``"centroid"``, ``"halving"`` and
+        ``"perceptron"``.
+
+    Returns
+    -------
+    list of dict
+        Per seed: per learner, the cumulative loss (length ``T``), plus ``"uniform"``, the
+        expected cumulative loss of a fair coin (``Σ m_t / 2``: the adversary cannot see the
+        coin, so every round costs half its margin in expectation), and
+        ``"mistakes"``/``"seconds"`` dicts per learner.
+    """
+    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
+    learners = [check_in(n, "learners", ADVERSARY_LEARNERS) for n in learners]
+    if not learners:
+        raise ValueError("learners must name at least one learner")
+    if len(seeds) == 0:
+        raise ValueError("seeds must hold at least one generator")
+    keys = [as_generator(s).integers(0, 2**63, size=3) for s in seeds]
+    tasks = [(n, T, d, k) for k in keys for n in learners]
+    out = pmap(_adversary_task, tasks, desc=f"adaptive adversary, d = {d}")
+    m = np.array([MARGIN_CYCLE[t % len(MARGIN_CYCLE)] for t in range(T)])
+    runs = []
+    for j in range(len(keys)):
+        res = dict(zip(learners, out[j * len(learners) : (j + 1) * len(learners)], strict=True))
+        run = {n: r["loss"] for n, r in res.items()}
+        run["uniform"] = np.cumsum(m / 2.0)
+        run["mistakes"] = {n: r["mistakes"] for n, r in res.items()}
+        run["seconds"] = {n: r["seconds"] for n, r in res.items()}
+        runs.append(run)
+    return runs
 
 
 def _dims_task(args) -> dict:
