@@ -442,6 +442,7 @@ def _declare_protocol(reg: dict, H: Any, pre: str) -> None:
             "params": None,
             "cost_sets": None,
             "n_jobs": 1,
+            "truncate_flat": False,
         },
         corpus=CORPUS,
         splits=Skip("(train, test) index pairs"),
@@ -449,6 +450,7 @@ def _declare_protocol(reg: dict, H: Any, pre: str) -> None:
         params=Skip("constructor parameters per algorithm"),
         cost_sets=Skip("a mapping of label to node costs"),
         n_jobs=Int(1, optional=True),
+        truncate_flat=FLAG,
     )
     reg[pre + "with_empty_prediction"] = fn(
         H.with_empty_prediction,
@@ -882,6 +884,7 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
             "n_test": 5,
             "algorithms": ("H-PERC",),
             "n_jobs": 1,
+            "truncate_flat": True,
         },
         bench=Skip("a FacetBenchmark (ValueError naming the parameter otherwise)"),
         sizes=Skip("training sizes, each at most the group size (ValueError naming them)"),
@@ -889,18 +892,22 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         n_test=Int(1, optional=True),
         algorithms=Skip("algorithm names (ValueError naming an unknown one)"),
         n_jobs=Int(1, optional=True),
+        truncate_flat=FLAG,
     )
+    three = ("facets", "control", "clean_control")
     reg[pre + "benchmark_differences"] = fn(
         H.benchmark_differences,
-        lambda: dict(zip(("facets", "control"), _bench_runs(), strict=True)),
+        lambda: dict(zip(three, (*_bench_runs(), _bench_runs()[1]), strict=True)),
         facets=runs,
         control=runs,
+        clean_control=runs,
     )
     reg[pre + "benchmark_table"] = fn(
         H.benchmark_table,
-        lambda: dict(zip(("facets", "control"), _bench_runs(), strict=True)),
+        lambda: dict(zip(three, (*_bench_runs(), _bench_runs()[1]), strict=True)),
         facets=runs,
         control=runs,
+        clean_control=runs,
     )
     reg[pre + "tie_margin"] = fn(
         H.tie_margin,
@@ -915,11 +922,13 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
             "facets": _bench_runs()[0],
             "control": _bench_runs()[1],
             "scale": "tiny",
+            "clean_control": _bench_runs()[1],
         },
         record=Skip("a ClaimsRecord whose registry holds the ids hier.bench.*"),
         facets=runs,
         control=runs,
         scale=NAME,
+        clean_control=runs,
     )
 
     def axes() -> Any:

@@ -180,8 +180,10 @@ def test_benchmark_protocol_and_claim_tables():
     runs = {k: B.benchmark_protocol(b, [10, 30], 4, n_test=20, algorithms=algs, n_jobs=1)
             for k, b in (("f", fac), ("c", ctl))}  # fmt: skip
     df = runs["f"]
-    assert set(df["algorithm"]) == {"H-PERC", "PERC", "empty prediction", B.BAYES}
-    assert len(df) == 2 * 4 * 4 and set(df["n_test"]) == {20}
+    # the G-truncated flat learner is scored by default (truncate_flat=True)
+    assert set(df["algorithm"]) == {"H-PERC", "PERC", "PERC (truncated)", "empty prediction",
+                                    B.BAYES}  # fmt: skip
+    assert len(df) == 2 * 4 * 5 and set(df["n_test"]) == {20}
     bay = df[(df.algorithm == B.BAYES) & (df["size"] == 30)]
     # the exact expectation is the mean of bayes_loss over the test documents of each split
     np.testing.assert_allclose(bay["expected H-loss"].iloc[1], fac.bayes_loss[60:80].mean())

@@ -33,6 +33,7 @@ __getattr__, __dir__, __all__ = attach(
     {
         "benchmark": [
             "BAYES",
+            "CLEAN_CONTROL",
             "PAIRS",
             "PAPER_DIFFERENCES",
             "FacetBenchmark",
@@ -60,11 +61,13 @@ __getattr__, __dir__, __all__ = attach(
             "ALGORITHMS",
             "EMPTY",
             "HIERARCHICAL",
+            "LEMMA1_COLUMN",
             "PAPER_TABLE1",
             "PAPER_TABLE2",
             "PAPER_TEST_SIZE",
             "ProtocolResult",
             "RegretResult",
+            "TRUNCATED",
             "cost_ranking",
             "cost_table",
             "figure2_example",

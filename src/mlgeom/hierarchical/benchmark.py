@@ -16,6 +16,12 @@ that can be tested, offline:
   a flat classifier of that child must learn "parent AND facet" while a hierarchical one,
   trained only where the parent is positive, needs only the facet; with ``shared=False``
   (the negative control) every node has its own vocabulary and the hierarchy should not help;
+* **one factor at a time**: a hierarchical learner differs from its flat variant by its
+  training sets (node i only under a positive parent) and by top-down prediction, the
+  G-truncation of its node-wise predictions (Section 3, Lemma 1). :func:`benchmark_protocol`
+  also scores the G-truncated flat learners, which separates the two factors
+  (:func:`benchmark_differences`), and the control rebuilt with ``noise=0`` (same documents
+  and words, :math:`\mathbf V = T`) separates the label noise from the rest;
 * **Bayes reference**: the words reveal exactly the *set* of sources present in :math:`T` and
   nothing else about it, so :math:`P(V_i = 1 \mid \mathbf x)` is an average of
   :func:`noise_marginals` over the label sets with the same set of sources, and the
@@ -47,6 +53,7 @@ from mlgeom.random import Seed, spawn
 
 __all__ = [
     "BAYES",
+    "CLEAN_CONTROL",
     "PAIRS",
     "PAPER_DIFFERENCES",
     "FacetBenchmark",
@@ -449,6 +456,7 @@ def benchmark_protocol(
     n_test: int | None = None,
     algorithms: Sequence[str] | None = None,
     n_jobs: int | None = None,
+    truncate_flat: bool = True,
 ) -> pd.DataFrame:
     """Learning curves in the shape of Section 8's protocol: train on group j, test on j + 1.
 
@@ -473,15 +481,27 @@ def benchmark_protocol(
         Default: the six of :data:`mlgeom.hierarchical.experiments.ALGORITHMS`.
     n_jobs : int, optional
         Passed to :func:`mlgeom.parallel.pmap`.
+    truncate_flat : bool, default=True
+        Also score the G-truncation of each flat learner's prediction (rows named
+        :data:`mlgeom.hierarchical.experiments.TRUNCATED` ``[name]``, see
+        :func:`~mlgeom.hierarchical.experiments.run_protocol`).
 
     Returns
     -------
     pandas.DataFrame
         One row per (size, algorithm, split): ``size``, ``algorithm``, ``split``,
-        ``zero-one``, ``uniform H-loss``, ``Δ-loss``, ``n_test``, and ``expected H-loss``
-        (the exact expectation over the noise, for the Bayes and empty rows; NaN otherwise).
+        ``zero-one``, ``uniform H-loss``, ``Δ-loss``, ``n_test``, ``expected H-loss``
+        (the exact expectation over the noise, for the Bayes and empty rows; NaN otherwise)
+        and ``Lemma 1 violations`` (test documents whose H-loss the truncation increased, on
+        the truncated rows; NaN otherwise).
     """
-    from mlgeom.hierarchical.experiments import ALGORITHMS, EMPTY, _score, run_protocol
+    from mlgeom.hierarchical.experiments import (
+        ALGORITHMS,
+        EMPTY,
+        LEMMA1_COLUMN,
+        _score,
+        run_protocol,
+    )
 
     if not isinstance(bench, FacetBenchmark):
         raise ValueError(f"bench must be a FacetBenchmark; got {type(bench).__name__}")
@@ -508,7 +528,9 @@ def benchmark_protocol(
             splits.append(
                 (np.arange(j * group, j * group + size), np.arange(jn * group, jn * group + n_test))
             )
-        runs = run_protocol(bench.corpus, splits, algorithms=algs, n_jobs=n_jobs).runs
+        runs = run_protocol(
+            bench.corpus, splits, algorithms=algs, n_jobs=n_jobs, truncate_flat=truncate_flat
+        ).runs
         rows = []
         for k, (_, te) in enumerate(splits):
             Vte = bench.corpus.V[te]
@@ -524,8 +546,10 @@ def benchmark_protocol(
         df.insert(0, "size", size)
         frames.append(df)
     out = pd.concat(frames, ignore_index=True)
+    if LEMMA1_COLUMN not in out:
+        out[LEMMA1_COLUMN] = np.nan
     cols = ["size", "algorithm", "split", "zero-one", "uniform H-loss", "Δ-loss", "n_test"]
-    return out[cols + ["expected H-loss"]]
+    return out[cols + ["expected H-loss", LEMMA1_COLUMN]]
 
 
 #: The hierarchical learners of Section 8 and their flat variants, in Table 1's order.
@@ -553,51 +577,75 @@ def _largest(runs: pd.DataFrame, column: str = "uniform H-loss") -> pd.DataFrame
     return top.pivot(index="split", columns="algorithm", values=column)
 
 
-def benchmark_differences(facets: Any, control: Any) -> pd.DataFrame:
+#: Label of the noise-free control's columns in :func:`benchmark_differences` and the table.
+CLEAN_CONTROL = "noise-free control"
+
+
+def _corpora(facets: Any, control: Any, clean_control: Any) -> dict[str, pd.DataFrame]:
+    out = {"shared facets": _check_runs(facets, "facets"),
+           "control": _check_runs(control, "control")}  # fmt: skip
+    if clean_control is not None:
+        out[CLEAN_CONTROL] = _check_runs(clean_control, "clean_control")
+    return out
+
+
+def benchmark_differences(facets: Any, control: Any, clean_control: Any = None) -> pd.DataFrame:
     """Hierarchical minus flat uniform H-loss at the largest size, paired over the splits.
 
-    Rows: the pairs of :data:`PAIRS`; columns: the mean difference and its 95% paired t
-    interval (:func:`mlgeom.stats.paired_interval`) on each corpus, and the paper's Table 1
-    differences on RCV1 and OHSUMED (:data:`PAPER_DIFFERENCES`).
+    Rows: the pairs of :data:`PAIRS`, then, where the runs have them, each hierarchical
+    learner minus the G-truncation of its flat variant (the training-set factor alone) and
+    the truncated minus the plain flat learner (the truncation factor alone; the two add up
+    to the first row); columns: the mean difference and its 95% paired t interval
+    (:func:`mlgeom.stats.paired_interval`) on each corpus (``clean_control``, optional: the
+    control without label noise, columns :data:`CLEAN_CONTROL`), and the paper's Table 1
+    differences on RCV1 and OHSUMED (:data:`PAPER_DIFFERENCES`; NaN on the factor rows).
     """
+    from mlgeom.hierarchical.experiments import TRUNCATED
     from mlgeom.stats import paired_interval
 
-    per = {"shared facets": _largest(_check_runs(facets, "facets")),
-           "control": _largest(_check_runs(control, "control"))}  # fmt: skip
+    per = {k: _largest(r) for k, r in _corpora(facets, control, clean_control).items()}
+    have = all(TRUNCATED[f] in p for p in per.values() for _, f in PAIRS)
+    pairs = [(h, f, True) for h, f in PAIRS]
+    if have:
+        pairs += [(h, TRUNCATED[f], False) for h, f in PAIRS]
+        pairs += [(TRUNCATED[f], f, False) for _, f in PAIRS]
     rows = {}
-    for h, f in PAIRS:
+    for a, b, paper in pairs:
         row: dict[tuple[str, str], float] = {}
         for label, p in per.items():
-            iv = paired_interval(p[h], p[f])
+            iv = paired_interval(p[a], p[b])
             row[(label, "mean")] = iv.estimate
             row[(label, "low")] = iv.low
             row[(label, "high")] = iv.high
-        row[("paper", "RCV1")] = PAPER_DIFFERENCES[(h, f)]["RCV1"]
-        row[("paper", "OHSUMED")] = PAPER_DIFFERENCES[(h, f)]["OHSUMED"]
-        rows[f"{h} − {f}"] = row
+        for ds in ("RCV1", "OHSUMED"):
+            row[("paper", ds)] = PAPER_DIFFERENCES[(a, b)][ds] if paper else float("nan")
+        rows[f"{a} − {b}"] = row
     df = pd.DataFrame(rows).T
     df.columns = pd.MultiIndex.from_tuples(df.columns)
     df.index.name = "difference"
     return df
 
 
-def benchmark_table(facets: Any, control: Any) -> pd.DataFrame:
-    """Mean (and std over splits) uniform H-loss at the largest size on both corpora.
+def benchmark_table(facets: Any, control: Any, clean_control: Any = None) -> pd.DataFrame:
+    """Mean (and std over splits) uniform H-loss at the largest size on each corpus.
 
-    Rows: the six learners, the empty prediction and :data:`BAYES` (realized losses on the
-    same test documents); the paper's RCV1 Table 1 value beside the learners (other data:
+    Rows: the six learners, the G-truncated flat learners where the runs have them, the
+    empty prediction and :data:`BAYES` (realized losses on the same test documents); columns:
+    the shared facets, the control and, if given, the noise-free control
+    (:data:`CLEAN_CONTROL`); the paper's RCV1 Table 1 value beside the learners (other data:
     shown, not compared).
     """
-    from mlgeom.hierarchical.experiments import ALGORITHMS, EMPTY, PAPER_TABLE1
+    from mlgeom.hierarchical.experiments import ALGORITHMS, EMPTY, PAPER_TABLE1, TRUNCATED
 
     cols = {}
-    for label, runs in (("shared facets", facets), ("control", control)):
-        p = _largest(_check_runs(runs, label))
+    for label, runs in _corpora(facets, control, clean_control).items():
+        p = _largest(runs)
         cols[(label, "mean")] = p.mean()
         cols[(label, "std")] = p.std(ddof=1)
     paper = PAPER_TABLE1["RCV1"][("uniform H-loss", "mean")]
     cols[("paper RCV1", "mean")] = paper
-    order = [a for a in (*ALGORITHMS, EMPTY, BAYES) if a in cols[("shared facets", "mean")].index]
+    names = (*ALGORITHMS, *TRUNCATED.values(), EMPTY, BAYES)
+    order = [a for a in names if a in cols[("shared facets", "mean")].index]
     df = pd.DataFrame(cols).loc[order]
     df.columns = pd.MultiIndex.from_tuples(df.columns)
     df.index.name = "uniform H-loss"
@@ -617,15 +665,22 @@ def tie_margin(runs: Any, share: float = 0.1) -> float:
     return share * float(e[EMPTY].mean() - e[BAYES].mean())
 
 
-def record_benchmark_claims(record: Any, facets: Any, control: Any, scale: str) -> dict[str, float]:
+def record_benchmark_claims(
+    record: Any, facets: Any, control: Any, scale: str, *, clean_control: Any = None
+) -> dict[str, float]:
     """Measure the claims ``hier.bench.*`` (issue 14) on the two runs of :func:`benchmark_protocol`.
 
     In the registry's order: the design checks (the Bayes-optimal predictor's exact expected
     H-loss at most half the empty prediction's; its realized test loss consistent with the
     exact expectation, in standard errors over the splits), then per pair of :data:`PAIRS`
     "hierarchical below flat" on the shared facets (paired interval below 0), then the
-    ties on the control (paired interval within ±:func:`tie_margin`). Each result is also
-    measured with the empty prediction in place of the hierarchical learner.
+    ties on the control (paired interval within ±:func:`tie_margin`); then Lemma 1 on the
+    learners' own predictions (test documents, over every size, split, flat learner and
+    both corpora, whose H-loss the G-truncation increased), and the same two comparisons with
+    the G-truncated flat learner in place of the flat one (same tie); then, if
+    ``clean_control`` is given, the ties with the truncated flat learner on the noise-free
+    control (the noisy control's tie). Each result is also measured with the empty prediction
+    in place of the hierarchical learner.
 
     Parameters
     ----------
@@ -635,16 +690,26 @@ def record_benchmark_claims(record: Any, facets: Any, control: Any, scale: str) 
         :func:`benchmark_protocol` on the shared-facet corpus and on the control.
     scale : str
         The sizes and splits, stored with every result.
+    clean_control : pandas.DataFrame, optional
+        :func:`benchmark_protocol` on the control's documents with ``noise=0``.
 
     Returns
     -------
     dict
         ``tie`` (the control's margin), ``bayes_ratio`` and ``bayes_z``.
     """
-    from mlgeom.hierarchical.experiments import EMPTY
+    from mlgeom.hierarchical.experiments import EMPTY, LEMMA1_COLUMN, TRUNCATED
     from mlgeom.stats import paired_interval
 
-    facets, control = _check_runs(facets, "facets"), _check_runs(control, "control")
+    corpora = _corpora(facets, control, clean_control)
+    facets, control = corpora["shared facets"], corpora["control"]
+    for label, runs in corpora.items():
+        missing = [t for t in TRUNCATED.values() if t not in set(runs["algorithm"])]
+        if missing:
+            raise ValueError(
+                f"{label} must hold the truncated flat learners {missing} "
+                "(benchmark_protocol with truncate_flat=True)"
+            )
     ef = _largest(facets, "expected H-loss")
     ratio = float(ef[BAYES].mean() / ef[EMPTY].mean())
     record.measure("hier.bench.design.bayes-gap", ratio)
@@ -663,6 +728,24 @@ def record_benchmark_claims(record: Any, facets: Any, control: Any, scale: str) 
             cid = f"hier.bench.{key}.{short}-{verb}-{f.lower()}"
             iv = paired_interval(per[h], per[f])
             biv = paired_interval(per[EMPTY], per[f])
+            record.measure(
+                cid, iv.estimate, interval=iv, seeds=n, scale=scale, refs=refs,
+                baseline=biv.estimate, baseline_interval=biv,
+            )  # fmt: skip
+    violations = sum(int(r.loc[r["algorithm"].isin(TRUNCATED.values()), LEMMA1_COLUMN].sum())
+                     for r in (facets, control))  # fmt: skip
+    record.measure("hier.bench.truncation.lemma1", violations)
+    trunc = [("facets", facets, None), ("control", control, {"tie": tie, "minus_tie": -tie})]
+    if clean_control is not None:
+        trunc.append(("clean-control", corpora[CLEAN_CONTROL], {"tie": tie, "minus_tie": -tie}))
+    for key, runs, refs in trunc:
+        per = _largest(runs)
+        n = len(per)
+        for h, f in PAIRS:
+            verb = "below" if key == "facets" else "ties"
+            cid = f"hier.bench.{key}.{h.lower().replace('-', '')}-{verb}-{f.lower()}-truncated"
+            iv = paired_interval(per[h], per[TRUNCATED[f]])
+            biv = paired_interval(per[EMPTY], per[TRUNCATED[f]])
             record.measure(
                 cid, iv.estimate, interval=iv, seeds=n, scale=scale, refs=refs,
                 baseline=biv.estimate, baseline_interval=biv,

@@ -69,6 +69,7 @@ __all__ = [
     "HIERARCHICAL",
     "hloss_definition_checks",
     "hrls_primal",
+    "LEMMA1_COLUMN",
     "margin_floor_instances",
     "orthonormal_model",
     "paper_table1",
@@ -89,6 +90,7 @@ __all__ = [
     "table1",
     "table2",
     "theorem2_experiment",
+    "TRUNCATED",
     "uniform_guess_regret",
     "with_empty_prediction",
     "work_counts",
@@ -101,6 +103,11 @@ HIERARCHICAL: tuple[str, ...] = ("H-PERC", "SH-RLS", "H-SVM")
 #: Hierarchical algorithm -> its flat variant (Section 8).
 FLAT_OF: dict[str, str] = {"H-PERC": "PERC", "SH-RLS": "S-RLS", "H-SVM": "SVM"}
 LOSSES: tuple[str, ...] = ("zero-one", "uniform H-loss", "Δ-loss")
+#: Flat algorithm -> the name of its G-truncated variant (:func:`run_protocol`, ``truncate_flat``).
+TRUNCATED: dict[str, str] = {f: f"{f} (truncated)" for f in ("PERC", "S-RLS", "SVM")}
+#: Column of :func:`run_protocol` counting the test documents on which the G-truncation
+#: increased a flat prediction's uniform H-loss (Lemma 1 says none).
+LEMMA1_COLUMN = "Lemma 1 violations"
 
 # ---------------------------------------------------------------------------------------------
 # The paper's numbers (Table 1: mean (± std) test error over 5 splits; Table 2: average number
@@ -736,8 +743,8 @@ def _make(name: str, taxonomy: Taxonomy, params: dict[str, Any]):
     return make_learner(name, taxonomy, **params)
 
 
-def _protocol_item(args: tuple) -> dict[str, Any]:
-    name, split, taxonomy, Xtr, Vtr, Xte, Vte, params, cost_sets = args
+def _protocol_item(args: tuple) -> list[dict[str, Any]]:
+    name, split, taxonomy, Xtr, Vtr, Xte, Vte, params, cost_sets, truncate_flat = args
     model = _make(name, taxonomy, params)
     if name in ("SVM", "H-SVM"):
         model.fit(Xtr, Vtr)
@@ -748,7 +755,28 @@ def _protocol_item(args: tuple) -> dict[str, Any]:
         w = model.work
         work = w["predict"] + w["margin"] + w["insert"] + w["update"]
     Yhat = np.asarray(model.predict(Xte), dtype=bool)
-    return _score(name, split, taxonomy, Yhat, Vte, cost_sets, stored, work)
+    rows = [_score(name, split, taxonomy, Yhat, Vte, cost_sets, stored, work)]
+    if truncate_flat and name in TRUNCATED:
+        rows.append(_truncated_row(name, split, taxonomy, Yhat, Vte, cost_sets, stored, work))
+    return rows
+
+
+def _truncated_row(
+    name: str,
+    split: int,
+    taxonomy: Taxonomy,
+    Yhat: np.ndarray,
+    Vte: Any,
+    cost_sets: dict[str, np.ndarray],
+    stored: int,
+    work: float,
+) -> dict[str, Any]:
+    """Score the G-truncation of a flat prediction (Section 3) and count Lemma 1's violations."""
+    Yt = taxonomy.truncate(Yhat)  # the same as predicting top-down with the flat weights (eq. 15)
+    row = _score(TRUNCATED[name], split, taxonomy, Yt, Vte, cost_sets, stored, work)
+    V = taxonomy.as_multilabels(Vte, "V")
+    row[LEMMA1_COLUMN] = int(np.sum(h_loss(Yt, V, taxonomy) > h_loss(Yhat, V, taxonomy)))
+    return row
 
 
 def _score(
@@ -791,6 +819,7 @@ def run_protocol(
     params: dict[str, dict[str, Any]] | None = None,
     cost_sets: dict[str, np.ndarray] | None = None,
     n_jobs: int | None = None,
+    truncate_flat: bool = False,
 ) -> ProtocolResult:
     """Run the Table 1 / Table 2 protocol of Section 8 on ``corpus`` over ``splits``.
 
@@ -816,11 +845,22 @@ def run_protocol(
         ``{"sibling H-loss": sibling_costs(G)}``.
     n_jobs : int, optional
         Passed to :func:`mlgeom.parallel.pmap`.
+    truncate_flat : bool, default=False
+        Also score the G-truncation (Section 3) of each flat learner's test prediction, in
+        rows named :data:`TRUNCATED` ``[name]`` (the same trained model: node i is kept only
+        when its parent is predicted, as top-down evaluation, eq. 15, would). These rows carry
+        :data:`LEMMA1_COLUMN`, the number of test documents whose H-loss the truncation
+        increased (0 by Lemma 1, since the observed multilabels respect G); NaN elsewhere.
+        Section 8's flat variants are "trained and evaluated independently of the others",
+        read here as untruncated (the plain rows); the truncated rows are the variant that
+        Lemma 1 recommends.
 
     Returns
     -------
     ProtocolResult
     """
+    if not isinstance(truncate_flat, bool | np.bool_):
+        raise ValueError(f"truncate_flat must be a bool; got {truncate_flat!r}")
     unknown = [a for a in algorithms if a not in ALGORITHMS]
     if unknown:
         raise ValueError(f"unknown algorithm(s) {unknown}; choose from {ALGORITHMS}")
@@ -837,9 +877,10 @@ def run_protocol(
             tr, te = np.asarray(tr), np.asarray(te)
             items.append(
                 (alg, k, G, corpus.X[tr], corpus.V[tr], corpus.X[te], corpus.V[te],
-                 params.get(alg, {}), cost_sets)
+                 params.get(alg, {}), cost_sets, bool(truncate_flat))
             )  # fmt: skip
-    rows = pmap(_protocol_item, items, n_jobs=n_jobs, desc=f"Table 1 on {corpus.name}")
+    per_item = pmap(_protocol_item, items, n_jobs=n_jobs, desc=f"Table 1 on {corpus.name}")
+    rows = [row for item in per_item for row in item]
     return _result(rows, str(getattr(corpus, "name", "corpus")))
 
 
@@ -856,7 +897,7 @@ def _result(rows: list[dict[str, Any]], name: str) -> ProtocolResult:
                 {"algorithm": r["algorithm"], "split": r["split"], "depth": dep,
                  "kind": "FN", "count": int(fn[dep])}
             )  # fmt: skip
-    order = {a: k for k, a in enumerate(ALGORITHMS)}
+    order = {a: k for k, a in enumerate((*ALGORITHMS, *TRUNCATED.values()))}
     runs = pd.DataFrame(rows).sort_values(["algorithm", "split"], key=lambda s: s.map(
         lambda v: order.get(v, v))).reset_index(drop=True)  # fmt: skip
     depth = pd.DataFrame(depth_rows)
@@ -917,7 +958,7 @@ def _check_dataset(dataset: Any) -> None:
 
 
 #: Columns of ProtocolResult.runs that are not losses.
-_NON_LOSS_COLUMNS = ("algorithm", "split", "n_test", "stored", "work", "respects G")
+_NON_LOSS_COLUMNS = ("algorithm", "split", "n_test", "stored", "work", "respects G", LEMMA1_COLUMN)
 
 
 def split_losses(result: ProtocolResult, loss: str = "uniform H-loss") -> pd.DataFrame:

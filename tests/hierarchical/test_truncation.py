@@ -1,0 +1,160 @@
+"""Tests of the G-truncated flat learners (issue 14): run_protocol(truncate_flat=True), Lemma 1."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mlgeom.hierarchical import benchmark as B
+from mlgeom.hierarchical import experiments as ex
+from mlgeom.hierarchical.corpus import HierarchicalCorpus
+from mlgeom.hierarchical.losses import h_loss
+from mlgeom.hierarchical.taxonomy import Taxonomy
+
+# 0 -> {1, 2}, 1 -> {3}; 4 -> {5}
+G = Taxonomy([-1, 0, 0, 1, -1, 4])
+
+
+def _truncate_loop(G: Taxonomy, y: np.ndarray) -> np.ndarray:
+    """Reference: keep y_i only if y_i and every ancestor of i are 1 (Section 3)."""
+    out = np.zeros_like(y, dtype=bool)
+    for i in range(G.n_nodes):
+        ok, j = bool(y[i]), G.parent[i]
+        while ok and j >= 0:
+            ok, j = bool(y[j]), G.parent[j]
+        out[i] = ok
+    return out
+
+
+def _h_loss_loop(G: Taxonomy, y: np.ndarray, v: np.ndarray) -> int:
+    """Reference uniform H-loss: mistakes at i whose ancestors are all predicted correctly."""
+    total = 0
+    for i in range(G.n_nodes):
+        if y[i] != v[i] and all(y[j] == v[j] for j in G.ancestors(i)):
+            total += 1
+    return total
+
+
+def test_truncated_row_by_hand():
+    # flat prediction: node 3 without its parent 1, node 5 with its parent 4; truth {0, 1}
+    Y = np.array([[1, 0, 0, 1, 1, 1], [0, 1, 0, 1, 0, 0]], dtype=bool)
+    V = np.array([[1, 1, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0]], dtype=np.int8)
+    row = ex._truncated_row("PERC", 0, G, Y, V, {}, 3, 1.0)
+    T = np.array([_truncate_loop(G, y) for y in Y])
+    assert T.astype(int).tolist() == [[1, 0, 0, 0, 1, 1], [0, 0, 0, 0, 0, 0]]
+    # doc 0: flat H-loss 2 (miss 1; false root 4), truncated 2; doc 1: flat 1 (root 0), trunc 1
+    assert [_h_loss_loop(G, y, v) for y, v in zip(Y, V, strict=True)] == [2, 1]
+    assert [_h_loss_loop(G, t, v) for t, v in zip(T, V, strict=True)] == [2, 1]
+    assert row["algorithm"] == "PERC (truncated)"
+    assert row["uniform H-loss"] == pytest.approx(1.5)
+    assert row[ex.LEMMA1_COLUMN] == 0
+    assert row["respects G"] == 1.0
+
+
+@st.composite
+def forest_predictions_truth(draw):
+    n = draw(st.integers(1, 10))
+    parents = [draw(st.integers(-1, i - 1)) for i in range(n)]
+    Gr = Taxonomy(parents)
+    rows = draw(st.integers(1, 5))
+    bits = st.lists(st.booleans(), min_size=n, max_size=n)
+    Y = np.array(draw(st.lists(bits, min_size=rows, max_size=rows)), dtype=bool)
+    V = Gr.truncate(np.array(draw(st.lists(bits, min_size=rows, max_size=rows)), dtype=bool))
+    return Gr, Y, V.astype(np.int8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(forest_predictions_truth())
+def test_lemma1_truncation_never_increases_h_loss(case):
+    """Lemma 1: for v respecting G, the G-truncation of any y has H-loss at most y's."""
+    Gr, Y, V = case
+    row = ex._truncated_row("SVM", 0, Gr, Y, V, {}, -1, float("nan"))
+    assert row[ex.LEMMA1_COLUMN] == 0
+    T = np.array([_truncate_loop(Gr, y) for y in Y])
+    np.testing.assert_array_equal(T, Gr.truncate(Y))
+    ref = [_h_loss_loop(Gr, t, v) for t, v in zip(T, V, strict=True)]
+    np.testing.assert_array_equal(h_loss(T, V, Gr), ref)
+    assert all(r <= _h_loss_loop(Gr, y, v) for r, y, v in zip(ref, Y, V, strict=True))
+    assert row["uniform H-loss"] == pytest.approx(np.mean(ref))
+
+
+def test_truncated_row_counts_violations_when_v_does_not_respect_g():
+    # Lemma 1 needs v to respect G: v = {1, 3} (root 0 absent) does not. Predicting y = v
+    # costs 0; its truncation is empty and misses node 1 under a correct root: 1 > 0.
+    Y = np.array([[0, 1, 0, 1, 0, 0]], dtype=bool)
+    V = np.array([[0, 1, 0, 1, 0, 0]], dtype=np.int8)
+    row = ex._truncated_row("PERC", 0, G, Y, V, {}, -1, float("nan"))
+    assert row[ex.LEMMA1_COLUMN] == 1
+
+
+def _tiny_corpus(n: int = 60, seed: int = 0) -> HierarchicalCorpus:
+    rng = np.random.default_rng(seed)
+    V = G.truncate(rng.random((n, G.n_nodes)) < 0.6).astype(np.int8)
+    X = np.hstack([V * 2.0 - 1.0, rng.standard_normal((n, 4))])
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    return HierarchicalCorpus(sp.csr_matrix(X), sp.csr_matrix(V), G, "tiny", np.arange(n), "t")
+
+
+def test_run_protocol_truncate_flat_rows_match_truncated_learner():
+    from mlgeom.hierarchical.learners import make_learner
+
+    c = _tiny_corpus()
+    idx = np.arange(c.n_docs)
+    splits = [(idx[:30], idx[30:]), (idx[30:], idx[:30])]
+    res = ex.run_protocol(c, splits, algorithms=("PERC", "H-PERC"), n_jobs=1, truncate_flat=True)
+    assert set(res.runs["algorithm"]) == {"PERC", "H-PERC", "PERC (truncated)"}
+    plain = ex.run_protocol(c, splits, algorithms=("PERC", "H-PERC"), n_jobs=1)
+    assert ex.LEMMA1_COLUMN not in plain.runs
+    pd.testing.assert_frame_equal(
+        plain.runs,
+        res.runs[res.runs.algorithm != "PERC (truncated)"]
+        .drop(columns=ex.LEMMA1_COLUMN)
+        .reset_index(drop=True),
+    )
+    L = make_learner("PERC", G).partial_fit(c.X[:30], c.V[:30])
+    T = np.array([_truncate_loop(G, y) for y in L.predict(c.X[30:])])
+    V = c.V[30:].toarray()
+    row = res.runs.query("algorithm == 'PERC (truncated)' and split == 0").iloc[0]
+    ref = [_h_loss_loop(G, t, v) for t, v in zip(T, V, strict=True)]
+    assert row["uniform H-loss"] == pytest.approx(np.mean(ref))
+    assert row[ex.LEMMA1_COLUMN] == 0
+    assert res.runs.loc[res.runs.algorithm != "PERC (truncated)", ex.LEMMA1_COLUMN].isna().all()
+
+
+def test_truncate_flat_bad_inputs_and_benchmark_tables():
+    c = _tiny_corpus()
+    idx = np.arange(c.n_docs)
+    with pytest.raises(ValueError, match="truncate_flat must be a bool; got 'yes'"):
+        ex.run_protocol(c, [(idx[:30], idx[30:])], truncate_flat="yes")
+    # two trees: 0 -> {1, 2}, 3 -> {4, 5}
+    Gb = Taxonomy([-1, 0, 0, -1, 3, 3])
+    sets = np.array([[1, 1, 0, 0, 0, 0], [0, 0, 0, 1, 1, 0], [1, 0, 1, 1, 0, 1]])
+    kw = dict(taxonomy=Gb, label_sets=sets, vocab_size=5, background_size=50, noise=0.1)
+    fac = B.facet_benchmark(80, seed=1, **kw)
+    ctl = B.facet_benchmark(80, seed=1, shared=False, **kw)
+    algs = ("H-PERC", "PERC", "SH-RLS", "S-RLS", "H-SVM", "SVM")
+    runs = [B.benchmark_protocol(b, [10, 20], 4, n_test=10, algorithms=algs, n_jobs=1)
+            for b in (fac, ctl)]  # fmt: skip
+    tr = runs[0][runs[0].algorithm.str.endswith("(truncated)")]
+    assert len(tr) == 3 * 2 * 4 and (tr[ex.LEMMA1_COLUMN] == 0).all()
+    d = B.benchmark_differences(*runs)
+    # the training-set and truncation factors add up to the hierarchical-minus-flat difference
+    for h, f in B.PAIRS:
+        t = ex.TRUNCATED[f]
+        for col in ("shared facets", "control"):
+            total = d.loc[f"{h} − {f}", (col, "mean")]
+            parts = d.loc[f"{h} − {t}", (col, "mean")] + d.loc[f"{t} − {f}", (col, "mean")]
+            assert parts == pytest.approx(total)
+    assert np.isnan(d.loc["H-SVM − SVM (truncated)", ("paper", "RCV1")])
+    tab = B.benchmark_table(*runs)
+    assert "S-RLS (truncated)" in tab.index
+    assert tab.index.get_loc("SVM (truncated)") < tab.index.get_loc("empty prediction")
+    without = B.benchmark_protocol(fac, [10], 4, n_test=10, algorithms=algs, n_jobs=1,
+                                   truncate_flat=False)  # fmt: skip
+    assert without[ex.LEMMA1_COLUMN].isna().all()
+    with pytest.raises(ValueError, match="truncated flat learners"):
+        B.record_benchmark_claims(object(), without, without, "s")
