@@ -46,6 +46,7 @@ from mlgeom._validation import (
     check_real,
     check_vector,
 )
+from mlgeom.algorithms.margin_losses import logistic
 from mlgeom.random import Seed, as_generator
 
 __all__ = [
@@ -165,7 +166,7 @@ def logistic_objective(X: Any, y: Any, w: Any) -> float:
     P = check_matrix(X, "X")
     labels = check_labels(y, P.shape[0])
     v = check_vector(w, "w", size=P.shape[1])
-    return float(np.logaddexp(0.0, -labels * (P @ v)).mean())
+    return float(np.mean(logistic(labels * (P @ v))))
 
 
 def logistic_minimum(
