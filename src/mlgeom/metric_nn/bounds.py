@@ -210,7 +210,16 @@ def delta_fat(
     delta = _delta(delta)
     D = check_real(D, "D", low=0.0, low_inclusive=False)
     fat_factor = check_real(fat_factor, "fat_factor", low=0.0, low_inclusive=False)
-    inner = fat_factor * (16.0 * L) ** D * np.log(20.0 * k) + np.log(
+    return _fat_term(n, L, delta, k, D, fat_factor)
+
+
+def _fat_term(n, L, delta, k, D, fat_factor, shrink: float = 1.0) -> np.ndarray:
+    """Theorem 5's term on validated inputs, with ``16L`` and ``20k`` divided by ``shrink``.
+
+    ``shrink = 1`` is :func:`delta_fat`; ``shrink = 1 − 8η`` is Lemma 6 at the covering scale
+    ``1/4`` (:func:`mlgeom.metric_nn.perturbation.delta_eta`).
+    """
+    inner = fat_factor * (16.0 * L / shrink) ** D * np.log(20.0 * k / shrink) + np.log(
         2.0 * np.maximum(L, 1.0) / delta
     )
     return np.sqrt(2.0 / n * inner) + 1.0 / n

@@ -137,10 +137,7 @@ def delta_eta(
     else:
         n_, L_, k_ = B._floats(n, "n"), B._floats(L, "L"), B._floats(k, "k")
         shrink = 1.0 - 8.0 * eta  # scale 1/4 -> 1/4 - 2 eta
-        inner = fat_factor * (16.0 * L_ / shrink) ** D * np.log(20.0 * k_ / shrink) + np.log(
-            2.0 * np.maximum(L_, 1.0) / delta
-        )
-        fat = np.sqrt(2.0 / n_ * inner) + 1.0 / n_
+        fat = B._fat_term(n_, L_, delta, k_, D, fat_factor, shrink)
     if bound == "rad":
         return rad
     if bound == "fat":
