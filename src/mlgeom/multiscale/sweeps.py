@@ -215,7 +215,7 @@ def adversary_sweep(T: int, d: int, seeds, learners=ADVERSARY_LEARNERS) -> list[
     keys = [as_generator(s).integers(0, 2**63, size=3) for s in seeds]
     tasks = [(n, T, d, k) for k in keys for n in learners]
     out = pmap(_adversary_task, tasks, desc=f"adaptive adversary, d = {d}")
-    m = np.array([MARGIN_CYCLE[t % len(MARGIN_CYCLE)] for t in range(T)])
+    m = np.resize(np.asarray(MARGIN_CYCLE), T)  # the margins adversarial_run plays
     runs = []
     for j in range(len(keys)):
         res = dict(zip(learners, out[j * len(learners) : (j + 1) * len(learners)], strict=True))
