@@ -1087,6 +1087,28 @@ def _scope_primer(X2: np.ndarray, Y2: np.ndarray) -> dict[str, Spec]:
         n_directions=Int(1),
         seed=SEED,
     )
+    reg["mlgeom.primer.HalvingSweep"] = record(P.HalvingSweep)
+    Xg = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.1]])  # general position
+    reg["mlgeom.primer.HalfplaneSweep"] = fn(P.HalfplaneSweep, {"X": Xg}, X=Array())
+    for m in ("deviation", "weights"):
+        reg[f"mlgeom.primer.HalfplaneSweep.{m}"] = method(
+            lambda: P.HalfplaneSweep(Xg), m, {"S": np.array([0, 2])}, S=Array()
+        )
+    reg["mlgeom.primer.hilbert_order"] = fn(
+        P.hilbert_order, {"X": Xg, "bits": 4}, X=Array(), bits=Int(1)
+    )
+    reg["mlgeom.primer.halving_sample"] = fn(
+        P.halving_sample, {"X": Xg, "size": 2, "seed": 0}, X=Array(), size=Int(1), seed=SEED
+    )
+    reg["mlgeom.primer.halving_sweep"] = fn(
+        P.halving_sweep,
+        {"X": Xg, "sizes": [1, 2], "reps": 1, "compare_size": 2, "seed": 0},
+        X=Array(),
+        sizes=Array(),
+        reps=Int(1),
+        compare_size=Int(1),
+        seed=SEED,
+    )
     reg["mlgeom.primer.kde_error_sweep"] = fn(
         P.kde_error_sweep,
         {"X": Xh, "queries": X2, "sizes": [2, 4], "reps": 1, "seed": 0},

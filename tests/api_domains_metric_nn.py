@@ -549,6 +549,25 @@ def declare(reg: dict) -> None:
         **sweep_dom,
         per_seed=Skip("a k_sweep_seeds DataFrame, or None"),
     )
+    margins = Array(empty=True, ndim_probe=False, finite=False)  # ±inf are margins too
+    reg[_P + "cutoff_loss"] = fn(MN.cutoff_loss, {"u": [0.5, -1.0]}, u=margins)
+    reg[_P + "margin_loss"] = fn(MN.margin_loss, {"u": [0.5, -1.0]}, u=margins)
+    reg[_P + "surrogate_risks"] = fn(
+        MN.surrogate_risks,
+        {"h": np.array([[0.5, -0.5], [-0.2, 0.2]]), "y": np.array([0, 0])},
+        h=Array(),
+        y=Array(),
+    )
+    reg[_P + "lmargin_runs"] = fn(
+        MN.lmargin_runs,
+        lambda: {"problem": _problem(), "n": 12, "reps": 1, "seed": 0, "delta": 0.05, "grid": 5},
+        problem=Skip("a SoftmaxProblem"),
+        n=Int(2),
+        reps=Int(1),
+        seed=SEED,
+        delta=_DELTA,
+        grid=Int(1),
+    )
     reg[_P + "timing_sweep"] = fn(
         MN.timing_sweep,
         {"ns": [10], "k": 2, "D": 1, "beta": 4.0, "seed": 0},

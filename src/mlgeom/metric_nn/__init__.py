@@ -9,6 +9,7 @@ Section 2: metric spaces, doubling dimension   :mod:`.spaces`
 Section 4: conflict graph :math:`G_L`, eq. 12,
 vertex cover and its 2-approximation           :mod:`.vertex_cover`
 Section 4: SRM over L, eqs. 11, 13, 14, 16     :mod:`.srm`
+Section 2, eq. 5: the surrogate losses         :mod:`.surrogates`
 Lemmas 2–3, Theorems 1 and 5, eq. 14: bounds   :mod:`.bounds`
 Section 5.1: (1+η)-approximate NN, eq. 15      :mod:`.index`
 Section 5.1: Lemma 6, η-perturbed bounds       :mod:`.perturbation`
@@ -52,6 +53,7 @@ __getattr__, __dir__, __all__ = attach(
             "k_sweep_seeds",
             "k_sweep_srm",
             "knn_cv",
+            "lmargin_runs",
             "oracle_deviation_check",
             "plot_figure3",
             "plot_q_curve",
@@ -79,6 +81,7 @@ __getattr__, __dir__, __all__ = attach(
             "pairwise_distances",
         ],
         "srm": ["QCurve", "SRMNearestNeighbors", "binary_search_crossing", "margin_function"],
+        "surrogates": ["cutoff_loss", "margin_loss", "surrogate_risks"],
         "tasks": [
             "ALPHABET",
             "RareClassProblem",

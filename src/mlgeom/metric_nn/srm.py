@@ -178,9 +178,13 @@ def margin_function(dist: np.ndarray, y_s1: np.ndarray, n_classes: int, L: float
     first = np.take_along_axis(d_cls, order[:, :1], axis=1)
     second = np.take_along_axis(d_cls, order[:, 1:2], axis=1) if n_classes > 1 else np.inf
     d_not = np.where(np.arange(n_classes)[None, :] == order[:, :1], second, first)
+    # A class absent from S_1 is infinitely far at every L, also in the limit L -> 0
+    # (0 * inf would give NaN).
     with np.errstate(invalid="ignore"):
-        lo = np.minimum(1.0 + L * d_cls, -1.0 + L * d_not)
-        hi = np.maximum(1.0 - L * d_cls, -1.0 - L * d_not)
+        Ld_cls = np.where(np.isinf(d_cls), np.inf, L * d_cls)
+        Ld_not = np.where(np.isinf(d_not), np.inf, L * d_not)
+    lo = np.minimum(1.0 + Ld_cls, -1.0 + Ld_not)
+    hi = np.maximum(1.0 - Ld_cls, -1.0 - Ld_not)
     return 0.5 * (lo + hi)
 
 

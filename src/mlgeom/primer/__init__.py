@@ -17,6 +17,7 @@ slides                                   module
                                          :mod:`.sketched_svm`
 polynomial regression, model selection   :mod:`.regression`
 ε-samples and ε-nets (halfplanes)        :mod:`.range_spaces`
+discrepancy-halving ε-samples            :mod:`.discrepancy`
 sublevel-set range space (discs)         :mod:`.sublevel`
 priority sampling, partition of unity    :mod:`mlgeom.algorithms.sampling`
 the chapter's experiments                :mod:`.experiments`
@@ -76,7 +77,9 @@ __getattr__, __dir__, __all__ = attach(
             "feature_dimension_sweep",
             "frank_wolfe_sweep",
             "gilbert_sweep",
+            "HalvingSweep",
             "halfplane_sample_sweep",
+            "halving_sweep",
             "kde_error_sweep",
             "kernel_perceptron_table",
             "lift_runs",
@@ -107,6 +110,7 @@ __getattr__, __dir__, __all__ = attach(
             "gilbert",
             "polytope_distance_qp",
         ],
+        "discrepancy": ["COLLINEAR_TOL", "HalfplaneSweep", "halving_sample", "hilbert_order"],
         "range_spaces": ["EXACT_MAX_POINTS", "halfplane_discrepancy", "halfplane_net_gap"],
         "regression": ["polynomial_cv", "polynomial_fit", "polynomial_sse"],
         "sublevel": ["disc_realizable", "disc_shattered", "disc_shattering_sweep"],

@@ -38,8 +38,14 @@ from mlgeom.algorithms import kernels, random_features
 from mlgeom.algorithms import perceptrons as perceptron
 from mlgeom.book.plotting import COLORS
 from mlgeom.parallel import pmap
+from mlgeom.primer import (
+    discrepancy,
+    perceptron_proof,
+    polytope_distance,
+    range_spaces,
+    sketched_svm,
+)
 from mlgeom.primer import kernel_perceptrons as kp
-from mlgeom.primer import perceptron_proof, polytope_distance, range_spaces, sketched_svm
 from mlgeom.random import Seed, as_generator, spawn
 
 __all__ = [
@@ -50,7 +56,9 @@ __all__ = [
     "feature_dimension_sweep",
     "frank_wolfe_sweep",
     "gilbert_sweep",
+    "HalvingSweep",
     "halfplane_sample_sweep",
+    "halving_sweep",
     "kde_error_sweep",
     "kernel_perceptron_table",
     "lift_runs",
@@ -823,6 +831,79 @@ def _halfplane_run(task: tuple) -> tuple[float, float]:
         float(range_spaces.halfplane_discrepancy(X, S, n_directions=n_directions)),
         float(range_spaces.halfplane_net_gap(X, S, n_directions=n_directions)),
     )
+
+
+@dataclass(frozen=True)
+class HalvingSweep:
+    r"""Exact halfplane deviations of halving and random ε-samples (:func:`halving_sweep`).
+
+    Attributes
+    ----------
+    sizes : numpy.ndarray
+        The sample sizes.
+    halving, random : numpy.ndarray of shape (len(sizes), reps)
+        Deviation of the discrepancy-halving sample and of a uniform random sample of the same
+        size.
+    compare_size : int
+        The size at which a second, independent random sample is drawn.
+    random2 : numpy.ndarray of shape (reps,)
+        Deviation of that second random sample (the strawman of the comparison).
+    """
+
+    sizes: np.ndarray
+    halving: np.ndarray
+    random: np.ndarray
+    compare_size: int
+    random2: np.ndarray
+
+
+def halving_sweep(
+    X: Any, sizes: Sequence[int], reps: int, *, compare_size: int, seed: Seed
+) -> HalvingSweep:
+    r"""Discrepancy-halving ε-samples of ``X`` against random samples, deviations exact.
+
+    Slide "VC-dimension and Sample Complexity": ε-samples of size
+    :math:`O(1/\varepsilon^{2-2/(\nu+1)})` exist, against :math:`O(\nu/\varepsilon^2)` for
+    random samples. For each of ``reps`` child streams of ``seed``: one halving run
+    (:func:`mlgeom.primer.discrepancy.halving_sample`, nested over the sizes), a uniform
+    sample without replacement at each size, and a second independent one at
+    ``compare_size``; every deviation is computed exactly over all halfplanes by
+    :class:`mlgeom.primer.discrepancy.HalfplaneSweep`.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, 2)
+        Distinct points, no three collinear; ``n`` = each size times a power of 2.
+    sizes : sequence of int
+        Sample sizes (each >= 1 and dividing ``n`` by a power of 2).
+    reps : int
+        Number of independent seeds.
+    compare_size : int
+        One of ``sizes``.
+    seed : int or numpy.random.Generator
+        Root of the seeds.
+
+    Returns
+    -------
+    HalvingSweep
+    """
+    sweep = discrepancy.HalfplaneSweep(X)
+    n = sweep.n
+    sizes_ = [int(m) for m in check_int_vector(sizes, "sizes", minimum=1, maximum=n)]
+    reps = check_positive_int(reps, "reps")
+    if compare_size not in sizes_:
+        raise ValueError(f"compare_size must be one of sizes {sizes_}; got {compare_size!r}")
+    out = np.empty((2, len(sizes_), reps))
+    random2 = np.empty(reps)
+    for r, g in enumerate(spawn(seed, reps)):
+        g_halve, g_rand, g_rand2 = spawn(g, 3)
+        state = g_halve.bit_generator.state
+        for i, m in enumerate(sizes_):
+            g_halve.bit_generator.state = state  # the same coins: nested halving samples
+            out[0, i, r] = sweep.deviation(discrepancy.halving_sample(sweep.X, m, g_halve))
+            out[1, i, r] = sweep.deviation(g_rand.choice(n, m, replace=False))
+        random2[r] = sweep.deviation(g_rand2.choice(n, int(compare_size), replace=False))
+    return HalvingSweep(np.asarray(sizes_), out[0], out[1], int(compare_size), random2)
 
 
 def planar_benchmarks(
