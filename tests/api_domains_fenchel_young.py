@@ -657,8 +657,37 @@ def _correlated_adversary(reg: dict) -> None:
     )
 
 
+def _regularizer_scale(reg: dict) -> None:
+    import mlgeom.fenchel_young as FY
+
+    reg[P + "rescaled"] = fn(
+        FY.rescaled,
+        lambda: {"structure": _ml(), "strength": 2.0},
+        structure=STRUCTURE,
+        strength=POS,
+    )
+    reg[P + "scale_table"] = fn(
+        FY.scale_table,
+        lambda: {
+            "structure": _ml(),
+            "streams": [_ml_stream()],
+            "comparators": [np.zeros((2, 2))],
+            "strengths": [4.0],
+            "seed": 0,
+            "n_jobs": 1,
+        },
+        structure=STRUCTURE,
+        streams=Skip("a list of Stream objects"),
+        comparators=Skip("a list of arrays, one per stream, shapes checked against the streams"),
+        strengths=Array(),
+        seed=SEED,
+        n_jobs=Int(1, optional=True),
+    )
+
+
 def declare(reg: dict) -> None:
     """Fill ``reg`` with the chapter's declarations."""
+    _regularizer_scale(reg)
     _structures(reg)
     _birkhoff_streams(reg)
     _comparator_decoding(reg)

@@ -18,6 +18,7 @@ Section 5, Theorem 5.1: compiled multiclass
 logistic learner                                  :mod:`.logistic_ogd`
 Theorem 5.1 against an adaptive adversary         :mod:`.adversary`
 the comparator :math:`\sum_t S_t(U)`              :mod:`.comparator`
+Remark 4.5: the scale of the regularizer          :mod:`.regularizer_scale`
 the chapter's experiments and figures             :mod:`.experiments`
 speed benchmarks (``make bench``)                 :mod:`.bench` (not imported here)
 ================================================  =============================================
@@ -36,6 +37,7 @@ __getattr__, __dir__, __all__ = attach(
             "birkhoff_von_neumann",
             "sinkhorn_log",
         ],
+        "regularizer_scale": ["rescaled", "scale_table"],
         "comparator": ["Fit", "fit_ball", "fit_ridge", "stream_loss", "worst_case_constant"],
         "decoding": [
             "DECODINGS",
