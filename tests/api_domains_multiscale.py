@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Callable
 from typing import Any
@@ -564,6 +565,21 @@ def declare(reg: dict) -> None:
         seeds=SEEDS,
         learners=Skip("a sequence of learner names, each checked against ADVERSARY_LEARNERS"),
     )
+    reg[pre + "separating_sweep"] = fn(
+        _in_process(MS.separating_sweep),
+        lambda: {"T": 2, "d": 2, "seeds": [_rng()], "alphas": [0.5], "learners": ("midpoint",)},
+        T=Int(1),
+        d=Int(2),
+        seeds=SEEDS,
+        alphas=Array(),
+        learners=Skip("a sequence of learner names, each checked against ADVERSARY_LEARNERS"),
+    )
+    reg[pre + "separating_margins"] = fn(MS.separating_margins, {"T": 3}, T=Int(1))
+    reg[pre + "cap_fraction"] = fn(
+        MS.cap_fraction, {"d": 3, "phi": 0.5}, d=Int(2), phi=Real(0.0, math.pi / 2)
+    )
+    reg[pre + "lemma_f1_constant"] = fn(MS.lemma_f1_constant, {"d": 3}, d=Int(2))
+    reg[pre + "lemma_f1_worst_case"] = fn(MS.lemma_f1_worst_case, {"ds": [2, 3]}, ds=Array())
     reg[pre + "dims_sweep"] = fn(
         MS.dims_sweep,
         lambda: {"ds": [2], "T": 3, "seeds_by_d": [[_rng()]]},

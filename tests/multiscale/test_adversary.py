@@ -159,3 +159,71 @@ def test_centroid_learner_bad_inputs():
         CentroidLearner(0)
     with pytest.raises(ValueError, match="q"):
         HalvingLearner(2).predict([1.0, 0.0, 0.0])
+
+
+def test_separating_margins_hand_case():
+    """Even rounds 0.3, 0.1, 0.3, …; odd round t the k-th small margin 0.1·10^(−k/15),
+    k = (t − 1)/2, floored at 1e-12 from t = 331 on (loop reference)."""
+    from mlgeom.multiscale import SEPARATING_FLOOR, separating_margins
+
+    T = 400
+    m = separating_margins(T)
+    ref = []
+    for t in range(T):
+        if t % 2 == 0:
+            ref.append(0.3 if t % 4 == 0 else 0.1)
+        else:
+            ref.append(max(1e-12, 0.1 * 10.0 ** (-((t - 1) // 2) / 15)))
+    np.testing.assert_allclose(m, ref, rtol=1e-12)
+    assert (
+        m[1] == pytest.approx(0.1) and m[31] == pytest.approx(1e-2) and m[61] == pytest.approx(1e-3)
+    )
+    assert m[329] > SEPARATING_FLOOR and np.all(m[331::2] == SEPARATING_FLOOR)
+    with pytest.raises(ValueError, match="T"):
+        separating_margins(0)
+
+
+def test_adversarial_run_reports_mistake_rounds():
+    w = np.array([0.0, 1.0, 0.0])
+    out = adversarial_run(MidpointLearner(3), w, 30, seed=7)
+    np.testing.assert_array_equal(out["mistake"], np.diff(out["loss"], prepend=0.0) > 0)
+    assert out["mistake"].sum() == out["mistakes"]
+
+
+def test_separating_sweep_matches_replay_and_is_paired():
+    """The α-losses are Σ m_t^α over the mistake rounds of one run (loop reference), the same
+    runs as adversarial_run on separating_margins, independent of the learners' order."""
+    from mlgeom.multiscale import separating_margins, separating_sweep
+
+    T, alphas = 40, [0.1, 1.0]
+    rs = separating_sweep(
+        T, 2, [np.random.default_rng(3)], alphas, learners=("midpoint", "perceptron")
+    )
+    rs2 = separating_sweep(
+        T, 2, [np.random.default_rng(3)], alphas, learners=("perceptron", "midpoint")
+    )
+    m = separating_margins(T)
+    for n in ("midpoint", "perceptron"):
+        np.testing.assert_array_equal(rs[0][n], rs2[0][n])
+        assert rs[0][n].shape == (2, T)
+        inc = np.diff(rs[0][n][1], prepend=0.0)
+        erred = inc > 0
+        assert erred.sum() == rs[0]["mistakes"][n]
+        for a, row in zip(alphas, rs[0][n], strict=True):
+            ref, tot = [], 0.0
+            for t in range(T):
+                tot += m[t] ** a if erred[t] else 0.0
+                ref.append(tot)
+            np.testing.assert_allclose(row, ref, rtol=1e-12)
+    np.testing.assert_allclose(rs[0]["uniform"][0], np.cumsum(m**0.1 / 2))
+    # the same run as adversarial_run with the same keys
+    keys = np.random.default_rng(3).integers(0, 2**63, size=3)
+    from mlgeom.multiscale import experiments as ex
+
+    w = ex.unit(np.random.default_rng(keys[0]), 2)
+    r = adversarial_run(MidpointLearner(2), w, T, np.random.default_rng(keys[1]), margins=m)
+    np.testing.assert_array_equal(r["mistake"], np.diff(rs[0]["midpoint"][1], prepend=0.0) > 0)
+    with pytest.raises(ValueError, match="alphas"):
+        separating_sweep(3, 2, [np.random.default_rng(0)], [0.0])
+    with pytest.raises(ValueError, match="learners"):
+        separating_sweep(3, 2, [np.random.default_rng(0)], [1.0], learners=("oracle",))

@@ -20,6 +20,7 @@ strawmen: midpoint, centroid, halving learners,
 uniform guessing                                  :mod:`.baselines`
 Section 1.2, Theorem 8: an adaptive adversary     :mod:`.adversary`
 worst cases of Lemma E.2 and Claim 28             :mod:`.worst_case`
+Lemma F.1: spherical caps at the worst case       :mod:`.sphere_caps`
 speed benchmark (``make bench``)                  :mod:`.bench` (not imported here)
 ================================================  =============================================
 """
@@ -29,7 +30,13 @@ from mlgeom._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     __name__,
     {
-        "adversary": ["MARGIN_CYCLE", "adversarial_run", "least_informed_direction"],
+        "adversary": [
+            "MARGIN_CYCLE",
+            "SEPARATING_FLOOR",
+            "adversarial_run",
+            "least_informed_direction",
+            "separating_margins",
+        ],
         "baselines": [
             "CentroidLearner",
             "HalvingLearner",
@@ -94,6 +101,7 @@ __getattr__, __dir__, __all__ = attach(
         ],
         "sweeps": [
             "ADVERSARY_LEARNERS",
+            "SEPARATING_LEARNERS",
             "adversary_sweep",
             "binary_sweep",
             "convex_sweep",
@@ -104,8 +112,10 @@ __getattr__, __dir__, __all__ = attach(
             "multi_sweep",
             "multiscale_runs",
             "sampler_runs",
+            "separating_sweep",
         ],
         "losses": ["nn_loss", "robust_mistakes", "similarity", "true_label"],
+        "sphere_caps": ["cap_fraction", "lemma_f1_constant", "lemma_f1_worst_case"],
         "worst_case": [
             "claim28_constant",
             "claim28_remainder",

@@ -24,6 +24,11 @@ the margin-dependent learners have no guarantee:
    ``(s_0, +), (−s_0, +), (s_0, −), (−s_0, −)``, the first on which the learner's prediction is
    wrong is played, and the first when none is (a round without loss).
 
+:func:`separating_margins` is the schedule of the separating design (Section 1.2, Theorem 14):
+margins shrinking geometrically towards ``10^{-12}``, interleaved with large ones, so that a
+learner whose guarantee depends on the margin has none, while Theorem 14 bounds the total loss
+``Σ|⟨q, w⟩|^α`` of Algorithm 1 by ``O(α^{-2} d log d)`` whatever the margins.
+
 Every random draw (the candidates and ``s_0``) is made every round whatever the learner does,
 so with the same ``seed`` all learners face the same candidates and coins (paired runs). Per
 round the adversary costs ``n_candidates + 1`` cone widths and at most four predictions, the
@@ -47,9 +52,43 @@ from mlgeom.algorithms.multiclass_perceptron import OnlinePerceptron
 from mlgeom.multiscale.partition_learners import cone_extent
 from mlgeom.random import as_generator
 
-__all__ = ["MARGIN_CYCLE", "adversarial_run", "least_informed_direction"]
+__all__ = [
+    "MARGIN_CYCLE",
+    "SEPARATING_FLOOR",
+    "adversarial_run",
+    "least_informed_direction",
+    "separating_margins",
+]
 
 MARGIN_CYCLE = (1e-3, 0.3, 3e-3, 0.1, 1e-2, 3e-2)
+SEPARATING_FLOOR = 1e-12
+
+
+def separating_margins(T: int) -> np.ndarray:
+    """Margins ``m_0 … m_{T−1}`` of the separating design (pre-registered, issue 15).
+
+    Even rounds are large: ``0.3`` when ``t ≡ 0 (mod 4)``, ``0.1`` when ``t ≡ 2 (mod 4)``. Odd
+    round ``t`` carries the ``k``-th small margin, ``k = (t − 1)/2``,
+    ``m_k = max(10^{-12}, 0.1·10^{-k/15})``: one decade every 15 small rounds, ``10^{-12}`` from
+    ``t = 331`` on. The schedule stops at ``10^{-12}`` (:data:`SEPARATING_FLOOR`): below it the
+    rounding of ``⟨q, w⟩`` on unit vectors (about ``10^{-16}``) and of the exact cone widths is
+    no longer small against the margin.
+
+    Parameters
+    ----------
+    T : int
+        Number of rounds.
+
+    Returns
+    -------
+    numpy.ndarray, shape (T,)
+        The margins, in ``[10^{-12}, 0.3]``.
+    """
+    T = check_positive_int(T, "T")
+    t = np.arange(T)
+    large = np.where(t % 4 == 0, 0.3, 0.1)
+    small = np.maximum(SEPARATING_FLOOR, 0.1 * 10.0 ** (-((t - 1) // 2) / 15.0))
+    return np.where(t % 2 == 0, large, small)
 
 
 def _orth_unit(rng: np.random.Generator, w: np.ndarray) -> np.ndarray:
@@ -136,7 +175,8 @@ def adversarial_run(
     Returns
     -------
     dict
-        ``loss`` (cumulative, length ``T``), ``mistakes`` (count) and ``Q`` (the queries).
+        ``loss`` (cumulative, length ``T``), ``mistakes`` (count), ``mistake`` (per round,
+        boolean) and ``Q`` (the queries).
     """
     w = check_vector(w, "w")
     if w.size < 2 or np.linalg.norm(w) == 0:
@@ -157,6 +197,7 @@ def adversarial_run(
     perceptron = isinstance(learner, OnlinePerceptron)
     v = _orth_unit(rng, w)
     loss, Q, mistakes = np.zeros(T), np.zeros((T, w.size)), 0
+    erred = np.zeros(T, dtype=bool)
     for t in range(T):
         m = float(margins[t % len(margins)])
         cand = np.vstack([v] + [_orth_unit(rng, w) for _ in range(n_candidates)])
@@ -173,6 +214,7 @@ def adversarial_run(
         if pred != y:
             loss[t] = m**alpha
             mistakes += 1
+            erred[t] = True
         else:  # no sign fools the learner: play the first query (no loss)
             s, sig = tries[0]
             q = s * m * w + sig * c * v
@@ -182,4 +224,4 @@ def adversarial_run(
             learner.learn(q, y)
         else:
             learner.learn(q, y, pred)
-    return {"loss": np.cumsum(loss), "mistakes": mistakes, "Q": Q}
+    return {"loss": np.cumsum(loss), "mistakes": mistakes, "mistake": erred, "Q": Q}

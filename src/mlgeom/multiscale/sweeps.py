@@ -8,6 +8,9 @@ paper's learner and its strawmen (:mod:`.baselines`, the Perceptron) on the same
   guessing on ``k = 2`` streams (Corollary 3.1, Theorem 1).
 * :func:`adversary_sweep`: Theorem 8's learner and four strawmen against the adaptive
   adversary of :mod:`.adversary`.
+* :func:`separating_sweep`: Theorem 8's learner and three strawmen against the same adversary
+  on the separating margin schedule (margins shrinking to ``10^{-12}``), losses ``|⟨q, w⟩|^α``
+  for several ``α`` (Theorem 14).
 * :func:`dims_sweep`: total loss against ``d`` (``Φ(B_d) ∝ d log d``, Lemma A.1).
 * :func:`margin_sweep`: mistakes against the margin ``γ`` (Theorem 16).
 * :func:`multi_sweep`: Theorem 11's ``k``-class learner and the multiclass Perceptron.
@@ -36,7 +39,7 @@ from mlgeom._validation import (
 )
 from mlgeom.algorithms.multiclass_perceptron import OnlinePerceptron
 from mlgeom.multiscale import experiments as ex
-from mlgeom.multiscale.adversary import MARGIN_CYCLE, adversarial_run
+from mlgeom.multiscale.adversary import MARGIN_CYCLE, adversarial_run, separating_margins
 from mlgeom.multiscale.baselines import (
     CentroidLearner,
     HalvingLearner,
@@ -61,6 +64,7 @@ from mlgeom.stats import loglog_slope
 
 __all__ = [
     "ADVERSARY_LEARNERS",
+    "SEPARATING_LEARNERS",
     "adversary_sweep",
     "binary_sweep",
     "convex_sweep",
@@ -71,6 +75,7 @@ __all__ = [
     "multi_sweep",
     "multiscale_runs",
     "sampler_runs",
+    "separating_sweep",
 ]
 
 
@@ -165,17 +170,20 @@ def binary_sweep(stream: str, T: int, d: int, seeds) -> list[dict]:
 ADVERSARY_LEARNERS = ("ours", "midpoint", "centroid", "halving", "perceptron")
 
 
-def _adversary_task(args) -> dict:
-    name, T, d, keys = args
-    w = ex.unit(np.random.default_rng(keys[0]), d)
-    sampler = np.random.default_rng(keys[2])
-    learner = {
+def _adversary_learner(name: str, d: int, sampler: np.random.Generator):
+    return {
         "ours": lambda: HyperplaneLearner(d, seed=sampler),
         "midpoint": lambda: MidpointLearner(d),
         "centroid": lambda: CentroidLearner(d, seed=sampler),
         "halving": lambda: HalvingLearner(d, seed=sampler),
         "perceptron": lambda: OnlinePerceptron(d),
     }[name]()
+
+
+def _adversary_task(args) -> dict:
+    name, T, d, keys = args
+    w = ex.unit(np.random.default_rng(keys[0]), d)
+    learner = _adversary_learner(name, d, np.random.default_rng(keys[2]))
     tic = time.perf_counter()
     r = adversarial_run(learner, w, T, np.random.default_rng(keys[1]))
     return {"loss": r["loss"], "mistakes": r["mistakes"], "seconds": time.perf_counter() - tic}
@@ -222,6 +230,72 @@ def adversary_sweep(T: int, d: int, seeds, learners=ADVERSARY_LEARNERS) -> list[
         run = {n: r["loss"] for n, r in res.items()}
         run["uniform"] = np.cumsum(m / 2.0)
         run["mistakes"] = {n: r["mistakes"] for n, r in res.items()}
+        run["seconds"] = {n: r["seconds"] for n, r in res.items()}
+        runs.append(run)
+    return runs
+
+
+SEPARATING_LEARNERS = ("ours", "midpoint", "halving", "perceptron")
+
+
+def _separating_task(args) -> dict:
+    name, T, d, keys = args
+    w = ex.unit(np.random.default_rng(keys[0]), d)
+    learner = _adversary_learner(name, d, np.random.default_rng(keys[2]))
+    tic = time.perf_counter()
+    r = adversarial_run(
+        learner, w, T, np.random.default_rng(keys[1]), margins=separating_margins(T)
+    )
+    return {"mistake": r["mistake"], "seconds": time.perf_counter() - tic}
+
+
+def separating_sweep(T: int, d: int, seeds, alphas, learners=SEPARATING_LEARNERS) -> list[dict]:
+    """Cumulative losses ``Σ|⟨q, w⟩|^α`` against the separating adversary, paired by seed.
+
+    The adversary of :func:`~mlgeom.multiscale.adversary.adversarial_run` on the margins of
+    :func:`~mlgeom.multiscale.adversary.separating_margins` (Section 1.2: the regime in which
+    the halving learner's and the Perceptron's guarantees, which depend on the margin, say
+    nothing; Theorem 14 bounds Algorithm 1's total loss by ``O(α^{-2} d log d)``). Neither the
+    learners' predictions nor the adversary's choices depend on ``α``, so one run per learner
+    and seed gives the loss for every ``α``: a mistake in round ``t`` costs ``m_t^α``.
+
+    Parameters
+    ----------
+    T, d : int
+        Horizon and dimension (``d >= 2``).
+    seeds : list of numpy.random.Generator
+        One per run; three integer keys are drawn from each (hidden ``w``, adversary, sampler),
+        as in :func:`adversary_sweep`.
+    alphas : array_like
+        Loss exponents, each ``> 0``.
+    learners : sequence of str, default=SEPARATING_LEARNERS
+        Among ``"ours"`` (Theorem 8), ``"midpoint"``, ``"centroid"``, ``"halving"`` and
+        ``"perceptron"``.
+
+    Returns
+    -------
+    list of dict
+        Per seed: per learner, the cumulative losses, shape ``(len(alphas), T)``; ``"uniform"``,
+        a fair coin's expected cumulative losses ``Σ m_t^α / 2``, same shape; and
+        ``"mistakes"``/``"seconds"`` dicts per learner.
+    """
+    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
+    alphas = check_vector_in(alphas, "alphas", low=0.0, low_inclusive=False)
+    learners = [check_in(n, "learners", ADVERSARY_LEARNERS) for n in learners]
+    if not learners:
+        raise ValueError("learners must name at least one learner")
+    if len(seeds) == 0:
+        raise ValueError("seeds must hold at least one generator")
+    keys = [as_generator(s).integers(0, 2**63, size=3) for s in seeds]
+    tasks = [(n, T, d, k) for k in keys for n in learners]
+    out = pmap(_separating_task, tasks, desc=f"separating adversary, d = {d}")
+    cost = separating_margins(T)[None, :] ** alphas[:, None]  # m_t^α, shape (len(alphas), T)
+    runs = []
+    for j in range(len(keys)):
+        res = dict(zip(learners, out[j * len(learners) : (j + 1) * len(learners)], strict=True))
+        run = {n: np.cumsum(np.where(r["mistake"], cost, 0.0), axis=1) for n, r in res.items()}
+        run["uniform"] = np.cumsum(cost / 2.0, axis=1)
+        run["mistakes"] = {n: int(r["mistake"].sum()) for n, r in res.items()}
         run["seconds"] = {n: r["seconds"] for n, r in res.items()}
         runs.append(run)
     return runs
