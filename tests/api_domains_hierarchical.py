@@ -358,6 +358,27 @@ def _declare_models(reg: dict, H: Any, pre: str) -> None:
         seed=SEED,
         checkpoints=Skip("horizons in 1 … T (ValueError naming them)"),
     )
+    reg[pre + "lemma_rounds"] = fn(
+        H.lemma_rounds,
+        lambda: {"model": _model(), "X": X3, "reps": 1, "seed": 0, "checkpoints": [1, 3]},
+        model=MODEL,
+        X=Array(),
+        reps=Int(1),
+        seed=SEED,
+        checkpoints=Skip("horizons in 1 … T (ValueError naming them)"),
+        costs=Skip("node costs or None (checked as in h_loss)"),
+    )
+    reg[pre + "lemma_probe"] = fn(
+        H.lemma_probe,
+        {"lemma": "9", "starts": 1, "seed": 0, "d": 2, "n": 3, "m_over_alpha": 2.0},
+        lemma=Choice(("7", "8", "9")),
+        starts=Int(1),
+        seed=SEED,
+        d=Int(1),
+        n=Int(1),
+        m_over_alpha=Real(0.0, low_open=True),
+    )
+    reg[pre + "LemmaRounds"] = record(H.LemmaRounds)
     reg[pre + "synthetic_rcv1_like"] = fn(
         H.synthetic_rcv1_like,
         lambda: {
@@ -942,5 +963,6 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         axes=Skip("two matplotlib Axes (ValueError naming the parameter otherwise)"),
         facets=runs,
         control=runs,
+        clean_control=Skip("a benchmark_protocol DataFrame or None (with 3 axes)"),
     )
     reg[pre + "FacetBenchmark"] = record(H.FacetBenchmark)

@@ -198,3 +198,42 @@ def test_benchmark_protocol_and_claim_tables():
         B.benchmark_protocol("x", [10], 4)
     with pytest.raises(ValueError, match="DataFrame"):
         B.tie_margin(pd.DataFrame({"a": [1]}))
+
+
+def test_plot_learning_curves_panels_and_truncated_curves():
+    import matplotlib.figure
+
+    kw = dict(taxonomy=G, label_sets=SETS, vocab_size=5, background_size=50, noise=0.1)
+    runs = [
+        B.benchmark_protocol(
+            B.facet_benchmark(120, seed=1, shared=sh, **kw), [10, 30], 4, n_test=20,
+            algorithms=("H-PERC", "PERC"), n_jobs=1,
+        )
+        for sh in (True, False)
+    ]  # fmt: skip
+    axes = matplotlib.figure.Figure().subplots(1, 3)
+    B.plot_learning_curves(axes, runs[0], runs[1], runs[1])
+    for ax in axes:
+        labels = [c.get_label() for c in ax.containers]
+        # hierarchical, flat and truncated flat curves (the other pairs are absent: skipped)
+        assert labels == ["H-PERC", "PERC", "PERC (truncated)"]
+        assert len(ax.lines) >= 2  # the empty and Bayes references among them
+    assert axes[2].get_title() == B.CLEAN_CONTROL
+    two = matplotlib.figure.Figure().subplots(1, 2)
+    B.plot_learning_curves(two, runs[0], runs[1])
+    with pytest.raises(ValueError, match="3 axes"):
+        B.plot_learning_curves(two, runs[0], runs[1], runs[1])
+    with pytest.raises(ValueError, match="2 axes"):
+        B.plot_learning_curves(axes, runs[0], runs[1])
+
+
+def test_benchmark_protocol_keeps_the_work_counts():
+    kw = dict(taxonomy=G, label_sets=SETS, vocab_size=5, background_size=50, noise=0.1)
+    fac = B.facet_benchmark(80, seed=2, **kw)
+    df = B.benchmark_protocol(fac, [10], 4, n_test=10, algorithms=("H-PERC", "PERC"), n_jobs=1)
+    learned = df[df["algorithm"].isin(["H-PERC", "PERC"])]
+    assert (learned["work"] > 0).all() and (learned["stored"] >= 0).all()
+    # the flat Perceptron evaluates every node on every example: at least as much work
+    w = learned.groupby("algorithm")["work"].mean()
+    assert w["PERC"] >= w["H-PERC"]
+    assert df.loc[df["algorithm"] == B.BAYES, "work"].isna().all()

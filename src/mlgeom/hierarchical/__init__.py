@@ -11,6 +11,8 @@ Section 3, Remark 5, Table 2: zero-one, Δ and
 H-losses, node costs                            :mod:`.losses`
 Section 5: the label model, classifier (4),
 Theorem 2's bound, eqs. 7 and 10                :mod:`.label_model`
+Section 7: Lemmas 7–9 round by round,
+Remark 6's average-margin bound                 :mod:`.lemmas`
 Sections 4, 6, 8: H-RLS, SH-RLS, S-RLS, H-PERC,
 PERC (online)                                   :mod:`.learners`
 Section 8: H-SVM and flat SVM (eq. 15)          :mod:`.svm`
@@ -102,6 +104,7 @@ __getattr__, __dir__, __all__ = attach(
             "subtree_costs",
             "theorem2_bound",
         ],
+        "lemmas": ["LEMMAS", "LemmaRounds", "lemma_probe", "lemma_rounds"],
         "learners": [
             "HRLS",
             "LEARNERS",

@@ -492,8 +492,10 @@ def benchmark_protocol(
         One row per (size, algorithm, split): ``size``, ``algorithm``, ``split``,
         ``zero-one``, ``uniform H-loss``, ``Δ-loss``, ``n_test``, ``expected H-loss``
         (the exact expectation over the noise, for the Bayes and empty rows; NaN otherwise)
-        and ``Lemma 1 violations`` (test documents whose H-loss the truncation increased, on
-        the truncated rows; NaN otherwise).
+        , ``Lemma 1 violations`` (test documents whose H-loss the truncation increased, on
+        the truncated rows; NaN otherwise), and ``stored`` and ``work``, the training cost
+        columns of :func:`~mlgeom.hierarchical.experiments.run_protocol` (-1 and NaN on the
+        empty and Bayes rows).
     """
     from mlgeom.hierarchical.experiments import (
         ALGORITHMS,
@@ -549,7 +551,7 @@ def benchmark_protocol(
     if LEMMA1_COLUMN not in out:
         out[LEMMA1_COLUMN] = np.nan
     cols = ["size", "algorithm", "split", "zero-one", "uniform H-loss", "Δ-loss", "n_test"]
-    return out[cols + ["expected H-loss", LEMMA1_COLUMN]]
+    return out[cols + ["expected H-loss", LEMMA1_COLUMN, "stored", "work"]]
 
 
 #: The hierarchical learners of Section 8 and their flat variants, in Table 1's order.
@@ -753,31 +755,38 @@ def record_benchmark_claims(
     return {"tie": tie, "bayes_ratio": ratio, "bayes_z": z}
 
 
-def plot_learning_curves(axes: Any, facets: Any, control: Any) -> None:
+def plot_learning_curves(axes: Any, facets: Any, control: Any, clean_control: Any = None) -> None:
     """Uniform H-loss against training size, one panel per corpus (mean ± 95% interval).
 
-    The six learners (hierarchical solid, flat dashed, one colour per pair), and the exact
-    expected H-loss of the empty and Bayes-optimal predictions as horizontal references.
+    The six learners (hierarchical solid, flat dashed, one colour per pair), the
+    :math:`G`-truncated flat learners (dotted, crosses) where the runs hold them, and the exact
+    expected H-loss of the empty and Bayes-optimal predictions as horizontal grey references.
+    With ``clean_control`` (the noise-free control of :func:`benchmark_differences`) a third
+    panel shows it; ``axes`` then holds 3 axes, otherwise 2.
     """
-    from mlgeom.hierarchical.experiments import EMPTY
+    from mlgeom.hierarchical.experiments import EMPTY, TRUNCATED
     from mlgeom.stats import mean_interval
 
     ax_list = np.atleast_1d(axes)
-    if ax_list.size != 2:
-        raise ValueError(f"axes must hold 2 axes; got {ax_list.size}")
+    panels = [("shared facets", facets), ("control", control)]
+    if clean_control is not None:
+        panels.append((CLEAN_CONTROL, clean_control))
+    if ax_list.size != len(panels):
+        raise ValueError(f"axes must hold {len(panels)} axes; got {ax_list.size}")
     colours = ("C0", "C1", "C2")
-    for ax, (label, runs) in zip(ax_list, (("shared facets", facets), ("control", control)),
-                                 strict=True):  # fmt: skip
+    for ax, (label, runs) in zip(ax_list, panels, strict=True):
         runs = _check_runs(runs, label)
         sizes = np.sort(runs["size"].unique())
         for (h, f), col in zip(PAIRS, colours, strict=True):
-            for alg, ls in ((h, "-"), (f, "--")):
+            for alg, ls, mk in ((h, "-", "o"), (f, "--", "o"), (TRUNCATED[f], ":", "x")):
+                if not (runs["algorithm"] == alg).any():
+                    continue
                 ivs = [mean_interval(runs.loc[(runs["size"] == z) & (runs["algorithm"] == alg),
                                               "uniform H-loss"]) for z in sizes]  # fmt: skip
                 m = np.array([iv.estimate for iv in ivs])
                 err = np.array([[iv.estimate - iv.low for iv in ivs],
                                 [iv.high - iv.estimate for iv in ivs]])  # fmt: skip
-                ax.errorbar(sizes, m, yerr=err, ls=ls, marker="o", ms=3, color=col, label=alg)
+                ax.errorbar(sizes, m, yerr=err, ls=ls, marker=mk, ms=3, color=col, label=alg)
         for name, ls in ((EMPTY, ":"), (BAYES, "-.")):
             e = runs.loc[runs["algorithm"] == name, "expected H-loss"].mean()
             ax.axhline(e, color="0.4", ls=ls, lw=1, label=f"{name} (exact)")
@@ -786,6 +795,7 @@ def plot_learning_curves(axes: Any, facets: Any, control: Any) -> None:
         ax.minorticks_off()
         ax.set_xlabel("training documents per split")
         ax.set_title(label)
-    ax_list[1].sharey(ax_list[0])
+    for ax in ax_list[1:]:
+        ax.sharey(ax_list[0])
     ax_list[0].set_ylabel("test uniform H-loss")
     ax_list[0].legend(fontsize="small", ncol=2)
