@@ -189,6 +189,22 @@ def _adversary_task(args) -> dict:
     return {"loss": r["loss"], "mistakes": r["mistakes"], "seconds": time.perf_counter() - tic}
 
 
+def _paired_tasks(T, d, seeds, learners) -> tuple:
+    """Validate an adversary sweep's arguments; one task per (seed, learner), paired by seed.
+
+    Three integer keys are drawn from each seed (hidden ``w``, adversary, sampler), so every
+    learner meets the same ``w`` and the same adversary randomness.
+    """
+    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
+    learners = [check_in(n, "learners", ADVERSARY_LEARNERS) for n in learners]
+    if not learners:
+        raise ValueError("learners must name at least one learner")
+    if len(seeds) == 0:
+        raise ValueError("seeds must hold at least one generator")
+    keys = [as_generator(s).integers(0, 2**63, size=3) for s in seeds]
+    return T, d, learners, keys, [(n, T, d, k) for k in keys for n in learners]
+
+
 def adversary_sweep(T: int, d: int, seeds, learners=ADVERSARY_LEARNERS) -> list[dict]:
     """Cumulative losses of each learner against the adaptive adversary, paired by seed.
 
@@ -214,14 +230,7 @@ def adversary_sweep(T: int, d: int, seeds, learners=ADVERSARY_LEARNERS) -> list[
         coin, so every round costs half its margin in expectation), and
         ``"mistakes"``/``"seconds"`` dicts per learner.
     """
-    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
-    learners = [check_in(n, "learners", ADVERSARY_LEARNERS) for n in learners]
-    if not learners:
-        raise ValueError("learners must name at least one learner")
-    if len(seeds) == 0:
-        raise ValueError("seeds must hold at least one generator")
-    keys = [as_generator(s).integers(0, 2**63, size=3) for s in seeds]
-    tasks = [(n, T, d, k) for k in keys for n in learners]
+    T, d, learners, keys, tasks = _paired_tasks(T, d, seeds, learners)
     out = pmap(_adversary_task, tasks, desc=f"adaptive adversary, d = {d}")
     m = np.resize(np.asarray(MARGIN_CYCLE), T)  # the margins adversarial_run plays
     runs = []
@@ -279,15 +288,8 @@ def separating_sweep(T: int, d: int, seeds, alphas, learners=SEPARATING_LEARNERS
         a fair coin's expected cumulative losses ``Σ m_t^α / 2``, same shape; and
         ``"mistakes"``/``"seconds"`` dicts per learner.
     """
-    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
+    T, d, learners, keys, tasks = _paired_tasks(T, d, seeds, learners)
     alphas = check_vector_in(alphas, "alphas", low=0.0, low_inclusive=False)
-    learners = [check_in(n, "learners", ADVERSARY_LEARNERS) for n in learners]
-    if not learners:
-        raise ValueError("learners must name at least one learner")
-    if len(seeds) == 0:
-        raise ValueError("seeds must hold at least one generator")
-    keys = [as_generator(s).integers(0, 2**63, size=3) for s in seeds]
-    tasks = [(n, T, d, k) for k in keys for n in learners]
     out = pmap(_separating_task, tasks, desc=f"separating adversary, d = {d}")
     cost = separating_margins(T)[None, :] ** alphas[:, None]  # m_t^α, shape (len(alphas), T)
     runs = []
