@@ -39,6 +39,12 @@ endif
 
 .PHONY: help env book test check lint unit nbval records strict-book browser reproduce run-times bench sync lock clean
 
+# The stamp names the checkout the editable install points at. A venv shared between checkouts
+# (git worktrees passing VENV=...) is re-pointed at this checkout whenever the stamp names another.
+ifneq ($(shell cat $(STAMP) 2>/dev/null),$(CURDIR))
+.PHONY: $(STAMP)
+endif
+
 help:  ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
@@ -50,7 +56,7 @@ $(STAMP): pyproject.toml constraints.txt
 	@echo "installing the pinned environment into $(VENV) (a minute on a fresh machine) ..."
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check pip==26.3
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
-	@touch $@
+	@echo "$(CURDIR)" > $@
 
 env: $(STAMP)  ## create .venv and install the pinned environment and the package (editable)
 
