@@ -1080,17 +1080,18 @@ def _scope_primer(X2: np.ndarray, Y2: np.ndarray) -> dict[str, Spec]:
     Xh = rng.normal(size=(10, 2))
     reg["mlgeom.primer.halfplane_sample_sweep"] = fn(
         P.halfplane_sample_sweep,
-        {"X": Xh, "sizes": [2, 4], "reps": 1, "n_directions": 8, "seed": 0},
+        {"X": Xh, "sizes": [2, 4], "reps": 1, "n_directions": 8, "seed": 0, "exact": False},
         X=Array(),
         sizes=Array(),
         reps=Int(1),
         n_directions=Int(1),
         seed=SEED,
+        exact=FLAG,
     )
     reg["mlgeom.primer.HalvingSweep"] = record(P.HalvingSweep)
     Xg = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.1]])  # general position
     reg["mlgeom.primer.HalfplaneSweep"] = fn(P.HalfplaneSweep, {"X": Xg}, X=Array())
-    for m in ("deviation", "weights"):
+    for m in ("deviation", "net_gap", "weights"):
         reg[f"mlgeom.primer.HalfplaneSweep.{m}"] = method(
             lambda: P.HalfplaneSweep(Xg), m, {"S": np.array([0, 2])}, S=Array()
         )

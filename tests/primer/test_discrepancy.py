@@ -44,6 +44,67 @@ def test_sweep_matches_loop_reference_and_exact_scan(seed):
     assert sweep.deviation(S) == pytest.approx(_brute_deviation(X, S), abs=1e-12)
 
 
+def _brute_net_gap(X: np.ndarray, S: np.ndarray) -> float:
+    """Loop reference: the largest halfplane (line through two points) holding no point of S."""
+    n = len(X)
+    in_s = np.zeros(n, dtype=bool)
+    in_s[S] = True
+    best = 0
+    for i, j in itertools.permutations(range(n), 2):
+        d = X[j] - X[i]
+        left = [
+            k
+            for k in range(n)
+            if k not in (i, j) and d[0] * (X[k, 1] - X[i, 1]) - d[1] * (X[k, 0] - X[i, 0]) > 0
+        ]
+        if in_s[left].any():
+            continue
+        best = max(best, len(left) + (not in_s[i]) + (not in_s[j]))
+    return best / n
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_net_gap_matches_loop_reference_and_exact_scan(seed):
+    rng = np.random.default_rng(10 + seed)
+    X = rng.normal(size=(13, 2))
+    sweep = P.HalfplaneSweep(X)
+    for m in (1, 2, 4, 9):
+        S = rng.choice(13, m, replace=False)
+        got = sweep.net_gap(S)
+        assert got == pytest.approx(_brute_net_gap(X, S), abs=1e-12)
+        assert got == pytest.approx(P.halfplane_net_gap(X, X[S], exact=True), abs=1e-12)
+    assert sweep.net_gap(np.arange(13)) == 0.0  # every halfplane holding a point holds S
+
+
+def test_net_gap_hand_cases():
+    # a convex quadrilateral: a halfplane missing one corner can hold the other three
+    sweep = P.HalfplaneSweep([[0, 0], [1, 0], [0, 1], [1, 1.1]])
+    assert sweep.net_gap([0]) == pytest.approx(0.75)
+    # two opposite corners: a halfplane missing both holds at most one other corner
+    assert sweep.net_gap([0, 3]) == pytest.approx(0.25)
+    with pytest.raises(ValueError, match="index X"):
+        sweep.net_gap([4])
+
+
+def test_sweep_orders_nearly_collinear_points_exactly():
+    # r lies 5e-13 rad off the line pq, below COLLINEAR_TOL of the first version (1e-12) but
+    # far above the angles' rounding error (a few 1e-15): the sweep must order it as the loop
+    # reference's cross products do, on both sides of the line
+    rng = np.random.default_rng(7)
+    base = rng.normal(size=(9, 2))
+    p, q = base[0], base[1]
+    d = q - p
+    normal = np.array([-d[1], d[0]]) / np.linalg.norm(d)
+    for sign in (1.0, -1.0):
+        r = p + 0.4 * d + sign * 5e-13 * 0.4 * np.linalg.norm(d) * normal
+        X = np.vstack([base, r])
+        sweep = P.HalfplaneSweep(X)
+        for S in ([9], [0, 9], [2, 5, 9], [1, 3]):
+            S = np.array(S)
+            assert sweep.deviation(S) == pytest.approx(_brute_deviation(X, S), abs=1e-12)
+            assert sweep.net_gap(S) == pytest.approx(_brute_net_gap(X, S), abs=1e-12)
+
+
 def test_sweep_hand_cases():
     sweep = P.HalfplaneSweep([[0, 0], [1, 0], [0, 1], [1, 1.1]])
     assert sweep.deviation([0]) == pytest.approx(0.75)  # a halfplane around (0, 0) alone

@@ -6,8 +6,8 @@ import pytest
 
 from mlgeom.algorithms import kernels
 from mlgeom.algorithms import perceptrons as perceptron
+from mlgeom.primer import discrepancy, polytope_distance
 from mlgeom.primer import experiments as primer
-from mlgeom.primer import polytope_distance
 from mlgeom.random import spawn
 
 
@@ -81,6 +81,26 @@ def test_halfplane_sweep_shapes_and_ranges():
     dev, net = primer.halfplane_sample_sweep(X, [10, 300], 2, 64, seed=0)
     assert dev.shape == net.shape == (2, 2)
     assert np.all((0 <= dev) & (dev <= 1)) and np.all(net[1] == 0.0)  # S = X misses nothing
+
+
+def test_exact_halfplane_sweep_bounds_the_grid_and_reuses_its_samples():
+    X = np.random.default_rng(4).normal(size=(120, 2))
+    sizes = [5, 10, 20, 40, 80]
+    grid = primer.halfplane_sample_sweep(X, sizes, 3, 16, seed=2)
+    exact = primer.halfplane_sample_sweep(X, sizes, 3, 16, seed=2, exact=True)
+    fine = primer.halfplane_sample_sweep(X, sizes, 3, 4096, seed=2)
+    for g, e, f in zip(grid, exact, fine, strict=True):
+        assert np.all(e >= g - 1e-12) and np.all(e >= f - 1e-12)  # a grid is a lower bound
+    assert np.any(exact[0] > grid[0])  # 16 directions miss some worst halfplanes
+    # the same samples: one (size, rep) cell recomputed by hand
+    g = spawn(spawn(2, len(sizes))[1], 3)[2]
+    idx = g.choice(120, 10, replace=False)
+    sweep = discrepancy.HalfplaneSweep(X)
+    assert exact[0][1, 2] == sweep.deviation(idx) and exact[1][1, 2] == sweep.net_gap(idx)
+    again = primer.halfplane_sample_sweep(X, sizes, 3, 16, seed=2, exact=True)
+    assert np.array_equal(again[0], exact[0]) and np.array_equal(again[1], exact[1])
+    with pytest.raises(ValueError, match="exact must be a bool"):
+        primer.halfplane_sample_sweep(X, sizes, 3, 16, seed=2, exact="yes")
 
 
 def test_bad_inputs_reach_the_validating_functions():

@@ -797,31 +797,78 @@ def _kde_run(task: tuple) -> float:
 
 
 def halfplane_sample_sweep(
-    X: Any, sizes: Sequence[int], reps: int, n_directions: int, *, seed: Seed
+    X: Any,
+    sizes: Sequence[int],
+    reps: int,
+    n_directions: int,
+    *,
+    seed: Seed,
+    exact: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Random samples of ``X`` as ε-samples and ε-nets for halfplanes.
 
     Slides "VC-dimension and Sample Complexity": ε-samples need :math:`O(\nu/\varepsilon^2)`
-    points, ε-nets :math:`O((\nu/\varepsilon)\log(\nu/\varepsilon))`.
+    points, ε-nets :math:`O((\nu/\varepsilon)\log(\nu/\varepsilon))`. Each sample is drawn
+    without replacement from its own child stream of ``seed``, so the samples do not depend on
+    ``exact`` or ``n_directions``: only how the maximum over halfplanes is taken does.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, 2)
+        The ground set (with ``exact=True``: distinct points, no three collinear).
+    sizes : sequence of int
+        Sample sizes, each at most ``n``.
+    reps : int
+        Samples per size.
+    n_directions : int
+        With ``exact=False``: the grid of directions of
+        :func:`mlgeom.primer.range_spaces.halfplane_discrepancy` and
+        :func:`mlgeom.primer.range_spaces.halfplane_net_gap`, whose maxima are lower bounds
+        on the suprema over all halfplanes. Ignored with ``exact=True``.
+    seed : int or numpy.random.Generator
+        Root of the samples' streams.
+    exact : bool, default=False
+        Take both maxima over all halfplanes with
+        :class:`mlgeom.primer.discrepancy.HalfplaneSweep` (:math:`O(n^2 \log n)` set-up per
+        worker, :math:`O(n^2)` per sample and quantity).
 
     Returns
     -------
     deviation, net_gap : numpy.ndarray of shape (len(sizes), reps)
-        :func:`mlgeom.primer.range_spaces.halfplane_discrepancy` and
-        :func:`mlgeom.primer.range_spaces.halfplane_net_gap` of each sample.
+        The ε-sample deviation and the ε-net gap of each sample.
     """
     X_ = check_matrix(X, "X", n_cols=2)
     sizes = [int(m) for m in check_int_vector(sizes, "sizes", maximum=X_.shape[0])]
     reps = check_positive_int(reps, "reps")
     n_directions = check_positive_int(n_directions, "n_directions")
-    tasks = [
-        (X_, m, g, n_directions)
+    if not isinstance(exact, bool | np.bool_):
+        raise ValueError(f"exact must be a bool; got {exact!r}")
+    draws = [
+        (m, g)
         for m, rng in zip(sizes, spawn(seed, len(sizes)), strict=True)
         for g in spawn(rng, reps)
     ]
-    pairs = np.array(pmap(_halfplane_run, tasks, desc="halfplanes: sample sizes × samples"))
+    if exact:
+        # One sweep per chunk: the set-up is shared by the chunk's samples, and the chunks
+        # (not the n^2 set-up) are what is sent to the workers.
+        chunks = [draws[k::_EXACT_CHUNKS] for k in range(_EXACT_CHUNKS)]
+        parts = pmap(
+            _halfplane_exact_chunk,
+            [(X_, c) for c in chunks],
+            desc="halfplanes (exact): chunks of samples",
+        )
+        pairs = np.empty((len(draws), 2))
+        for k, part in enumerate(parts):
+            pairs[k::_EXACT_CHUNKS] = part
+    else:
+        tasks = [(X_, m, g, n_directions) for m, g in draws]
+        pairs = np.array(pmap(_halfplane_run, tasks, desc="halfplanes: sample sizes × samples"))
     pairs = pairs.reshape(len(sizes), reps, 2)
     return pairs[..., 0].copy(), pairs[..., 1].copy()
+
+
+# Number of chunks the exact halfplane sweep splits its samples into (one set-up each).
+_EXACT_CHUNKS = 2
 
 
 def _halfplane_run(task: tuple) -> tuple[float, float]:
@@ -831,6 +878,16 @@ def _halfplane_run(task: tuple) -> tuple[float, float]:
         float(range_spaces.halfplane_discrepancy(X, S, n_directions=n_directions)),
         float(range_spaces.halfplane_net_gap(X, S, n_directions=n_directions)),
     )
+
+
+def _halfplane_exact_chunk(task: tuple) -> np.ndarray:
+    X, draws = task
+    sweep = discrepancy.HalfplaneSweep(X)
+    out = np.empty((len(draws), 2))
+    for k, (m, g) in enumerate(draws):
+        idx = g.choice(X.shape[0], m, replace=False)
+        out[k] = sweep.deviation(idx), sweep.net_gap(idx)
+    return out
 
 
 @dataclass(frozen=True)

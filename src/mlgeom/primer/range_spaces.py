@@ -195,7 +195,9 @@ def halfplane_discrepancy(
         rounding at an exact tie can split a collinear group into an order no halfplane
         realises.) Critical angles within ``1e-9`` rad of each other are merged, so the value
         is exact up to that angular resolution. Accepts at most :data:`EXACT_MAX_POINTS`
-        points in total (:math:`O(m^3 \log m)` time).
+        points in total (:math:`O(m^3 \log m)` time); for many subsets of one larger set in
+        general position, :class:`mlgeom.primer.discrepancy.HalfplaneSweep` gives the same
+        maximum in :math:`O(n^2)` per subset.
 
     Returns
     -------
