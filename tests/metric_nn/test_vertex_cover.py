@@ -18,6 +18,7 @@ from mlgeom.metric_nn.vertex_cover import (
     exact_vertex_cover,
     is_vertex_cover,
     matching_cover,
+    prune_cover,
 )
 
 
@@ -127,3 +128,65 @@ def test_bad_inputs():
         ConflictPairs.from_distances(D, y).m_tilde(-1.0)
     with pytest.raises(ValueError, match=r"t must be integers in \[0, "):
         ConflictPairs.from_distances(D, y).m_tilde_at(10**6)
+
+
+def _reference_matching(i, j, n):
+    """The per-pair Python loop that the compiled greedy matching replaced."""
+    match_time = np.full(n, len(i), dtype=np.int64)
+    step = np.zeros(len(i) + 1, dtype=np.int64)
+    matched = [False] * n
+    free = n
+    for t, (a, b) in enumerate(zip(i.tolist(), j.tolist(), strict=True)):
+        if not matched[a] and not matched[b]:
+            matched[a] = matched[b] = True
+            match_time[a] = match_time[b] = t
+            step[t + 1] = 1
+            free -= 2
+            if free < 2:
+                break
+    return match_time, np.cumsum(step)
+
+
+def _reference_prune(E, c):
+    """The per-vertex Python loop that the compiled pruning replaced."""
+    c = c.copy()
+    adj = [[] for _ in range(len(c))]
+    for a, b in E.tolist():
+        adj[a].append(b)
+        adj[b].append(a)
+    for v in np.flatnonzero(c).tolist():
+        if all(c[u] for u in adj[v]):
+            c[v] = False
+    return c
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_matching_and_pruning_equal_the_python_loops(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 40))
+    X = rng.normal(size=(n, 2))
+    X[rng.integers(0, n, size=n // 4)] = X[0]  # ties in distance, and pairs at distance 0
+    y = rng.integers(0, int(rng.integers(2, 5)), size=n)
+    D = np.linalg.norm(X[:, None] - X[None], axis=2)
+    pairs = ConflictPairs.from_distances(D, y)
+    match_time, prefix = _reference_matching(pairs.i, pairs.j, n)
+    assert np.array_equal(pairs.match_time, match_time)
+    assert np.array_equal(pairs.matched_prefix, prefix)
+    for t in {0, len(pairs.d) // 3, len(pairs.d)}:
+        E = pairs.edges_at(t)
+        cover = pairs.cover_at(t)
+        assert np.array_equal(prune_cover(E, cover), _reference_prune(E, cover))
+    # an arbitrary (non-matching) cover: every vertex
+    E = pairs.edges_at(len(pairs.d))
+    full = np.ones(n, dtype=bool)
+    assert np.array_equal(prune_cover(E, full), _reference_prune(E, full))
+
+
+def test_pairs_are_ordered_by_distance_then_index():
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 3, size=(30, 2)).astype(float)  # many equal distances
+    y = rng.integers(0, 3, size=30)
+    D = np.linalg.norm(X[:, None] - X[None], axis=2)
+    pairs = ConflictPairs.from_distances(D, y)
+    order = np.lexsort((pairs.j, pairs.i, pairs.d))
+    assert np.array_equal(order, np.arange(len(pairs.d)))

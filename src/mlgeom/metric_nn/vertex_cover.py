@@ -38,6 +38,7 @@ from scipy.optimize import LinearConstraint, milp
 from scipy.sparse import csr_matrix
 
 from mlgeom._validation import check_indices, check_matrix, check_positive_int, check_real
+from mlgeom.metric_nn._kernels import _greedy_matching, _prune
 
 __all__ = [
     "ConflictPairs",
@@ -177,15 +178,7 @@ def prune_cover(edges: Any, cover: Any) -> np.ndarray:
     c = c.copy()
     if not is_vertex_cover(E, c):
         raise ValueError("cover must be a vertex cover of the edges")
-    n = len(c)
-    adj: list[list[int]] = [[] for _ in range(n)]
-    for a, b in E.tolist():
-        adj[a].append(b)
-        adj[b].append(a)
-    for v in np.flatnonzero(c).tolist():
-        if all(c[u] for u in adj[v]):
-            c[v] = False
-    return c
+    return _prune(np.ascontiguousarray(E[:, 0]), np.ascontiguousarray(E[:, 1]), c)
 
 
 def is_vertex_cover(edges: Any, cover: Any) -> bool:
@@ -258,20 +251,10 @@ class ConflictPairs:
         keep = y[i] != y[j]
         i, j = i[keep], j[keep]
         d = D[i, j]
-        order = np.lexsort((j, i, d))
+        # the pairs come in (i, j) order, so a stable sort by d orders them by (d, i, j)
+        order = np.argsort(d, kind="stable")
         i, j, d = i[order], j[order], d[order]
-        match_time = np.full(n, len(d), dtype=np.int64)
-        step = np.zeros(len(d) + 1, dtype=np.int64)
-        matched = [False] * n
-        free = n
-        for t, (a, b) in enumerate(zip(i.tolist(), j.tolist(), strict=True)):
-            if not matched[a] and not matched[b]:
-                matched[a] = matched[b] = True
-                match_time[a] = match_time[b] = t
-                step[t + 1] = 1
-                free -= 2
-                if free < 2:  # no further edge can join the matching
-                    break
+        match_time, step = _greedy_matching(i.astype(np.int64), j.astype(np.int64), n)
         return cls(i, j, d, np.cumsum(step), match_time, n)
 
     def prefix_length(self, L: Any) -> np.ndarray:
