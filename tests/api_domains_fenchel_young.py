@@ -86,6 +86,7 @@ def _structures(reg: dict) -> None:
             [0.1, -1.0, 0.3, 0.2],
         ),
         "Structure": (_mc, [0.2, 0.5, 0.3], [0.0, 1.0, 0.0], [0.1, -1.0, 0.3]),
+        "Permutahedron": (lambda: FY.Permutahedron(2), [1.5, 1.5], [2.0, 1.0], [0.1, -1.0]),
     }
     vec = Array(ndim_probe=False)
     for cls, (make, mu, y, theta) in makers.items():
@@ -685,8 +686,53 @@ def _regularizer_scale(reg: dict) -> None:
     )
 
 
+def _permutahedron(reg: dict) -> None:
+    import mlgeom.fenchel_young as FY
+
+    reg[P + "Permutahedron"] = fn(
+        FY.Permutahedron, {"d": 2, "strength": 1.0}, d=Int(2), strength=POS
+    )
+    reg[P + "Permutahedron.random_outputs"] = method(
+        lambda: FY.Permutahedron(3),
+        "random_outputs",
+        lambda: {"rng": np.random.default_rng(0), "n": 2},
+        rng=Skip("a numpy Generator"),
+        n=Int(0),
+    )
+    reg[P + "project_permutahedron"] = fn(
+        FY.project_permutahedron, {"z": [0.3, -1.0]}, z=Array(ndim_probe=False)
+    )
+    reg[P + "permutahedron_decomposition"] = fn(
+        FY.permutahedron_decomposition, {"y": [1.5, 1.5], "tol": 1e-10}, y=Array(), tol=POS
+    )
+    reg[P + "lipschitz_search"] = fn(
+        FY.lipschitz_search,
+        {"d": 2, "gamma": 1.0, "n_starts": 0, "max_evals": 5, "seed": 0},
+        d=Int(2),
+        gamma=POS,
+        n_starts=Int(0),
+        max_evals=Int(1),
+        seed=SEED,
+    )
+    reg[P + "proposition_c1_gap"] = fn(
+        FY.proposition_c1_gap,
+        {"d": 2, "n_points": 2, "seed": 0},
+        d=Int(2, maximum=8),
+        n_points=Int(1),
+        seed=SEED,
+    )
+    reg[P + "decomposition_error"] = fn(
+        FY.decomposition_error,
+        lambda: {"structure": FY.Permutahedron(3), "n_scores": 2, "seed": 0},
+        structure=STRUCTURE,
+        n_scores=Int(1),
+        seed=SEED,
+    )
+
+
 def declare(reg: dict) -> None:
     """Fill ``reg`` with the chapter's declarations."""
+    _permutahedron(reg)
     _regularizer_scale(reg)
     _structures(reg)
     _birkhoff_streams(reg)

@@ -9,6 +9,7 @@ Sections 2.2–2.3, Appendix C: Fenchel–Young
 losses for four structures, the smooth hinge      :mod:`.losses`
 Section 2.3 (ranking): Sinkhorn, Birkhoff–von
 Neumann                                           :mod:`.birkhoff`
+Appendix C.1: ranking on the permutahedron        :mod:`.permutahedron`
 Algorithm 1, Lemma 3.1, Appendix D: randomized
 decoding and its baselines                        :mod:`.decoding`
 Section 2.1: input–output streams                 :mod:`.streams`
@@ -38,6 +39,14 @@ __getattr__, __dir__, __all__ = attach(
             "sinkhorn_log",
         ],
         "regularizer_scale": ["rescaled", "scale_table"],
+        "permutahedron": [
+            "Permutahedron",
+            "decomposition_error",
+            "lipschitz_search",
+            "permutahedron_decomposition",
+            "proposition_c1_gap",
+            "project_permutahedron",
+        ],
         "comparator": ["Fit", "fit_ball", "fit_ridge", "stream_loss", "worst_case_constant"],
         "decoding": [
             "DECODINGS",

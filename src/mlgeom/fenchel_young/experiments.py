@@ -617,11 +617,14 @@ def uniform_mean_output(structure: Structure) -> np.ndarray:
     uniform guesser's expected loss is :math:`L(\bar y; y)` with this mean :math:`\bar y`.
     """
     from mlgeom.fenchel_young.losses import Multilabel, Ranking
+    from mlgeom.fenchel_young.permutahedron import Permutahedron
 
     if isinstance(structure, Multilabel):
         return np.full(structure.d, 0.5)
     if isinstance(structure, Ranking):
         return np.full(structure.d, 1.0 / structure.n)
+    if isinstance(structure, Permutahedron):
+        return np.full(structure.d, (structure.d + 1) / 2.0)
     return structure.outputs().mean(axis=0)
 
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from mlgeom._validation import check_positive_int, check_real
 from mlgeom.fenchel_young.losses import Multiclass, Multilabel, Ordinal, Ranking, Structure
+from mlgeom.fenchel_young.permutahedron import Permutahedron
 from mlgeom.random import Seed, as_generator
 
 __all__ = [
@@ -106,6 +107,8 @@ def _random_outputs(structure: Structure, rng: np.random.Generator, n: int) -> n
         return structure.encode(rng.integers(structure.d + 1, size=n))
     if isinstance(structure, Ranking):
         return structure.encode(np.array([rng.permutation(structure.n) for _ in range(n)]))
+    if isinstance(structure, Permutahedron):
+        return structure.random_outputs(rng, n)
     raise ValueError(f"unknown structure {structure!r}")
 
 
