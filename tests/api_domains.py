@@ -228,6 +228,15 @@ def _registry() -> dict[str, Spec]:
     reg["mlgeom.algorithms.OGD.update"] = method(
         lambda: A.OGD((2, 3), 0.1), "update", {"grad": np.ones((2, 3))}, grad=Array()
     )
+    reg["mlgeom.algorithms.AdaptiveOGD"] = fn(
+        A.AdaptiveOGD,
+        {"shape": (2, 3), "B": 1.0},
+        shape=Skip("a tuple of positive ints (regression test)"),
+        B=Real(0.0, low_open=True),
+    )
+    reg["mlgeom.algorithms.AdaptiveOGD.update"] = method(
+        lambda: A.AdaptiveOGD((2, 3), 1.0), "update", {"grad": np.ones((2, 3))}, grad=Array()
+    )
     reg["mlgeom.algorithms.CoinBettingOGD"] = fn(
         A.CoinBettingOGD,
         {"shape": (2, 3), "G": 1.0, "epsilon": 1.0},

@@ -308,6 +308,13 @@ def _surrogate_regret(reg: dict) -> None:
         **bnd,
         T=Int(1),
     )
+    reg[P + "bound_theorem_e_1"] = fn(
+        FY.bound_theorem_e_1,
+        lambda: {"structure": FY.Multilabel(20, strength=2.0), "C": 1.0, "B": 2.0},
+        structure=STRUCTURE,
+        C=POS,
+        B=Real(0.0),
+    )
     reg[P + "run_online"] = fn(
         FY.run_online,
         lambda: {
@@ -325,9 +332,10 @@ def _surrogate_regret(reg: dict) -> None:
         eta=Real(0.0, low_open=True, optional=True),
         decoding=Choice(DECODINGS),
         loss_scale=POS,
-        learner=Choice(("ogd", "parameter_free")),
+        learner=Choice(("ogd", "adaptive", "parameter_free")),
         seed=SEED,
         uniforms=Array(),
+        B=Real(0.0, low_open=True, optional=True),
     )
     reg[P + "run_seeds"] = fn(
         FY.run_seeds,
@@ -477,6 +485,20 @@ def _experiments(reg: dict) -> None:
         n_jobs=Int(1, optional=True),
         decoding=Choice(("randomized", "deterministic")),
     )
+    reg[P + "theorem_e1_table"] = fn(
+        FY.theorem_e1_table,
+        lambda: {
+            "structure": FY.Multilabel(20, strength=2.0),
+            "streams": [FY.planted_stream(FY.Multilabel(20, strength=2.0), 4, n_features=2,
+                                          norm=1.0, pool=4, seed=0)],
+            "seed": 0,
+            "n_jobs": 1,
+        },
+        structure=STRUCTURE,
+        streams=Skip("a list of Stream objects, each checked against the structure"),
+        seed=SEED,
+        n_jobs=Int(1, optional=True),
+    )  # fmt: skip
     reg[P + "high_probability_table"] = fn(
         FY.high_probability_table,
         lambda: {

@@ -1,8 +1,10 @@
 """Algorithm 2, the compiled multiclass path, streams and comparators (Sakaue et al. 2024, §4–5)."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
+import mlgeom.fenchel_young as FY
 from mlgeom.algorithms.online_gradient import OGD, CoinBettingOGD
 from mlgeom.fenchel_young import comparator as cmp
 from mlgeom.fenchel_young import experiments as fx
@@ -260,3 +262,46 @@ def test_bad_inputs(call, match):
     st = ss.planted_stream(fy.Multiclass(3), 20, n_features=2, norm=1.0, pool=10, seed=0)
     with pytest.raises(ValueError, match=match):
         call(st)
+
+
+def test_adaptive_ogd_hand_case_projection_and_zero_gradient():
+    from mlgeom.algorithms.online_gradient import AdaptiveOGD
+
+    alg = AdaptiveOGD((1, 2), B=2.0)
+    alg.update(np.zeros((1, 2)))  # no gradient yet: W stays at 0 (no division by zero)
+    assert np.array_equal(alg.weights, np.zeros((1, 2)))
+    alg.update(np.array([[3.0, 4.0]]))
+    # step 2 / sqrt(2 * 25) = 0.283 gives norm 1.41 > B/2 = 1: projected onto the unit ball
+    np.testing.assert_allclose(alg.weights, [[-0.6, -0.8]], atol=1e-15)
+    alg.update(np.array([[0.0, -1.0]]))  # rate 2 / sqrt(2 * 26)
+    w = np.array([[-0.6, -0.8 + 2.0 / np.sqrt(52.0)]])
+    np.testing.assert_allclose(alg.weights, w, atol=1e-15)  # inside the ball: no projection
+    with pytest.raises(ValueError, match="B"):
+        AdaptiveOGD((1, 2), B=0.0)
+
+
+def test_theorem_e1_bound_hand_value_and_bad_inputs():
+    s = FY.Multilabel(20, strength=2.0)
+    gamma, a = 1 / np.sqrt(20), 1 - 2 / np.sqrt(20)  # a = 1 - 4 gamma / (lambda nu), lambda = 2
+    # 16 gamma C^2 kappa^2 B^2 / (a lambda^2 nu) with C = kappa = nu = 1, B = 3
+    assert FY.bound_theorem_e_1(s, 1.0, 3.0) == pytest.approx(16 * gamma * 9 / (a * 4))
+    # 2 (1 - a) b B^2 / a with b = 2 C^2 kappa^2 / lambda, as in the proof
+    assert FY.bound_theorem_e_1(s, 1.0, 3.0) == pytest.approx(2 * (1 - a) * 1.0 * 9 / a)
+    with pytest.raises(ValueError, match="a > 0"):
+        FY.bound_theorem_e_1(FY.Multilabel(4), 1.0, 1.0)
+    st = FY.planted_stream(s, 5, n_features=3, norm=1.0, pool=5, seed=0)
+    with pytest.raises(ValueError, match="B"):
+        FY.run_online(s, st, learner="adaptive", seed=0)
+
+
+def test_theorem_e1_table_matches_a_direct_run():
+    s = FY.Multilabel(20, strength=2.0)
+    streams = [FY.planted_stream(s, 60, n_features=4, norm=5.0, pool=6, seed=k) for k in (1, 2)]
+    tab = FY.theorem_e1_table(s, streams, seed=3, n_jobs=1)
+    again = FY.theorem_e1_table(s, streams, seed=3, n_jobs=1)
+    pd.testing.assert_frame_equal(tab, again)
+    assert np.allclose(tab["slack"], tab["bound"] - tab["sum_E"])
+    assert np.allclose(tab["uniform"], 60 * 0.5)  # expected Hamming loss of a uniform guess
+    rec = FY.run_online(s, streams[1], learner="adaptive", B=tab["B"].iloc[1], seed=0)
+    assert rec.expected_loss.sum() == pytest.approx(tab["sum_E"].iloc[1])  # E_t: no decoding noise
+    assert np.all(tab["slack"] >= 0)  # Theorem E.1 on these small streams

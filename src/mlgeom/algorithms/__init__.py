@@ -36,7 +36,7 @@ __getattr__, __dir__, __all__ = attach(
             "zero_one",
         ],
         "multiclass_perceptron": ["MulticlassPerceptron", "OnlinePerceptron"],
-        "online_gradient": ["OGD", "CoinBettingOGD"],
+        "online_gradient": ["OGD", "AdaptiveOGD", "CoinBettingOGD"],
         "perceptrons": [
             "DEFAULT_MAX_UPDATES",
             "MaxMarginPerceptronResult",

@@ -3,6 +3,9 @@ r"""Online convex optimisation algorithms used as "Alg" in Algorithm 2 (Sakaue e
 * :class:`OGD` — online gradient descent with a constant learning rate :math:`\eta` and
   :math:`W_1 = 0`, :math:`W_{t+1} = W_t - \eta\nabla S_t(W_t)` (unconstrained domain; the
   regret bound (1) of Orabona 2023, Theorem 2.13).
+* :class:`AdaptiveOGD` — projected OGD on the Frobenius ball of diameter :math:`B` with the
+  adaptive learning rate :math:`\eta_t = B/\sqrt{2\sum_{i\le t}\|g_i\|_F^2}` of Appendix E.1
+  (McMahan & Streeter 2010; Orabona 2023, Theorem 4.14), used by Theorem E.1.
 * :class:`CoinBettingOGD` — the parameter-free reduction of Cutkosky and Orabona (2018,
   Section 3) used in Appendix E.2: a Krichevsky–Trofimov coin-betting learner picks the
   magnitude :math:`v_t` and OGD with adaptive steps on the unit ball picks the direction
@@ -19,7 +22,7 @@ import numpy as np
 
 from mlgeom._validation import check_array, check_real
 
-__all__ = ["OGD", "CoinBettingOGD"]
+__all__ = ["OGD", "AdaptiveOGD", "CoinBettingOGD"]
 
 
 def _check_shape(shape) -> tuple[int, ...]:
@@ -50,6 +53,47 @@ class OGD:
         """One gradient step, in place (``grad`` must be finite, of the shape of ``W``)."""
         grad = check_array(grad, "grad", shape=self.weights.shape)
         self.weights -= self.eta * grad
+
+
+class AdaptiveOGD:
+    r"""Projected OGD with the adaptive learning rate of Appendix E.1, :math:`W_1 = 0`.
+
+    .. math::
+
+        W_{t+1} = \Pi_{\mathcal W}\Big(W_t - \frac{B}{\sqrt{2\sum_{i \le t}\|g_i\|_F^2}}\,
+        g_t\Big), \qquad \mathcal W = \{W : \|W\|_F \le B/2\},
+
+    the ball of :math:`\ell_2` (Frobenius) diameter :math:`B` centred at 0. Appendix E.1 prints
+    the rate with :math:`\sum_{i=1}^{T}`, which an online learner cannot compute at round
+    :math:`t`; we read it as the running sum up to :math:`t` of the cited adaptive rate
+    (McMahan & Streeter 2010; Duchi et al. 2011; Orabona 2023, Theorem 4.14), whose regret is at
+    most :math:`\sqrt2\,B\sqrt{\sum_t\|g_t\|_F^2}` against any :math:`U \in \mathcal W`. A
+    zero gradient before any nonzero one leaves :math:`W` at 0.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        Shape of :math:`W` (``(d, p)``).
+    B : float
+        Diameter of the domain, :math:`B > 0`.
+    """
+
+    def __init__(self, shape: tuple[int, int], B: float):
+        self.B = check_real(B, "B", low=0.0, low_inclusive=False)
+        self.weights = np.zeros(_check_shape(shape))
+        self.sq_sum = 0.0
+
+    def update(self, grad: np.ndarray) -> None:
+        """One projected step with the adaptive rate, in place."""
+        grad = check_array(grad, "grad", shape=self.weights.shape)
+        self.sq_sum += float(np.sum(grad * grad))
+        if self.sq_sum == 0.0:
+            return
+        self.weights -= self.B / np.sqrt(2.0 * self.sq_sum) * grad
+        norm = float(np.linalg.norm(self.weights))
+        radius = 0.5 * self.B
+        if norm > radius:
+            self.weights *= radius / norm
 
 
 class CoinBettingOGD:

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from mlgeom._validation import check_in, check_positive_int, check_real, check_unit_interval
-from mlgeom.algorithms.online_gradient import OGD, CoinBettingOGD
+from mlgeom.algorithms.online_gradient import OGD, AdaptiveOGD, CoinBettingOGD
 from mlgeom.fenchel_young.decoding import (
     DECODINGS,
     decode,
@@ -49,6 +49,7 @@ __all__ = [
     "bound_theorem_4_2",
     "bound_theorem_4_3",
     "bound_theorem_4_6",
+    "bound_theorem_e_1",
     "bound_theorem_5_1",
     "bound_gaptron",
     "LN2",
@@ -112,6 +113,7 @@ def run_online(
     learner: str = "ogd",
     seed: Seed = None,
     uniforms: np.ndarray | None = None,
+    B: float | None = None,
 ) -> OnlineRecord:
     r"""Run Algorithm 2 round by round (the reference implementation).
 
@@ -127,12 +129,15 @@ def run_online(
         Algorithm 1, always :math:`y^*`, or Gaptron-style (multiclass only).
     loss_scale : float, default=1.0
         :math:`s` in :math:`S_t = s\,S_\Omega` (:math:`1/\ln 2` for Theorem 5.1's loss).
-    learner : {"ogd", "parameter_free"}, default="ogd"
-        Alg: constant-rate OGD or the Cutkosky–Orabona reduction (Appendix E.2).
+    learner : {"ogd", "adaptive", "parameter_free"}, default="ogd"
+        Alg: constant-rate OGD, OGD with Appendix E.1's adaptive rate on the ball of diameter
+        ``B`` (Theorem E.1), or the Cutkosky–Orabona reduction (Appendix E.2).
     seed : int or numpy.random.Generator
         Draws the uniforms when ``uniforms`` is not given.
     uniforms : numpy.ndarray, optional
         ``(T, 1 + structure.n_tilde_uniforms)`` uniforms (overrides ``seed``).
+    B : float, optional
+        Diameter of the domain (required for ``learner="adaptive"``).
 
     Returns
     -------
@@ -141,7 +146,9 @@ def run_online(
     """
     check_stream(structure, stream)
     check_in(decoding, "decoding", DECODINGS)
-    check_in(learner, "learner", ("ogd", "parameter_free"))
+    check_in(learner, "learner", ("ogd", "adaptive", "parameter_free"))
+    if B is not None:
+        B = check_real(B, "B", low=0.0, low_inclusive=False)
     scale = check_real(loss_scale, "loss_scale", low=0.0, low_inclusive=False)
     if decoding == "gaptron" and not isinstance(structure, Multiclass):
         raise ValueError("decoding='gaptron' (uniform exploration) is defined for Multiclass only")
@@ -154,7 +161,11 @@ def run_online(
     if learner == "ogd":
         if eta is None:
             raise ValueError("eta is required for learner='ogd'")
-        alg: OGD | CoinBettingOGD = OGD((d, p_feat), eta)
+        alg: OGD | AdaptiveOGD | CoinBettingOGD = OGD((d, p_feat), eta)
+    elif learner == "adaptive":
+        if B is None:
+            raise ValueError("B (the domain's diameter) is required for learner='adaptive'")
+        alg = AdaptiveOGD((d, p_feat), B)
     else:
         alg = CoinBettingOGD((d, p_feat), G=scale * structure.diameter_l2 * stream.C)
     played = np.empty((T, d))
@@ -322,6 +333,21 @@ def bound_theorem_4_6(structure: Structure, C: float, U_norm_sq: float, T: int) 
     """Theorem 4.6's excess term: Theorem 4.2's additive term divided by ``T``."""
     bound = bound_theorem_4_2(structure, C, U_norm_sq)
     return bound / check_positive_int(T, "T")
+
+
+def bound_theorem_e_1(structure: Structure, C: float, B: float) -> float:
+    r"""Return Theorem E.1's additive term :math:`\frac{16\gamma C^2\kappa^2B^2}{a\lambda^2\nu}`.
+
+    :math:`a = 1 - 4\gamma/(\lambda\nu)`; the bound holds for every :math:`U` in the domain of
+    :math:`\ell_2` diameter :math:`B` that the adaptive-rate OGD works on. It is
+    :math:`2(1-a)bB^2/a` with :math:`b = 2C^2\kappa^2/\lambda`, as in the proof.
+    """
+    s = structure
+    C = check_real(C, "C", low=0.0, low_inclusive=False)
+    B = check_real(B, "B", low=0.0)
+    if not s.a > 0:
+        raise ValueError(f"Theorem E.1 needs lambda > 4 gamma / nu (a > 0); got a = {s.a}")
+    return 16 * s.gamma * C**2 * s.kappa**2 * B**2 / (s.a * s.lam**2 * s.nu)
 
 
 def bound_theorem_5_1(C: float, U_norm_sq: float) -> float:
