@@ -863,6 +863,21 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         noise=Real(0.0, 1.0),
         scope=Choice(H.NOISE_SCOPES),
     )
+    reg[pre + "expected_label_flips"] = fn(
+        H.expected_label_flips,
+        lambda: {"taxonomy": _tax(), "T": V3, "noise": 0.1, "scope": "leaves"},
+        taxonomy=TAX,
+        T=Array(),  # at least one row: the mean over no label sets is undefined
+        noise=Real(0.0, 1.0),
+        scope=Choice(H.NOISE_SCOPES),
+    )
+    reg[pre + "matched_leaf_noise"] = fn(
+        H.matched_leaf_noise,
+        lambda: {"taxonomy": _tax(), "T": V3, "noise": 0.1},
+        taxonomy=TAX,
+        T=Array(),  # at least one row: the mean over no label sets is undefined
+        noise=Real(0.0, 1.0),
+    )
     reg[pre + "noise_rates"] = fn(
         H.noise_rates,
         lambda: {"taxonomy": _tax(), "noise": 0.1, "scope": "leaves"},
@@ -934,22 +949,30 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         n_jobs=Int(1, optional=True),
         truncate_flat=FLAG,
     )
-    four = ("facets", "control", "clean_control", "leaf_noise_control")
+    five = (
+        "facets",
+        "control",
+        "clean_control",
+        "leaf_noise_control",
+        "matched_leaf_noise_control",
+    )
     reg[pre + "benchmark_differences"] = fn(
         H.benchmark_differences,
-        lambda: dict(zip(four, (*_bench_runs(), *_bench_runs()), strict=True)),
+        lambda: dict(zip(five, (*_bench_runs(), *_bench_runs(), _bench_runs()[1]), strict=True)),
         facets=runs,
         control=runs,
         clean_control=runs,
         leaf_noise_control=runs,
+        matched_leaf_noise_control=runs,
     )
     reg[pre + "benchmark_table"] = fn(
         H.benchmark_table,
-        lambda: dict(zip(four, (*_bench_runs(), *_bench_runs()), strict=True)),
+        lambda: dict(zip(five, (*_bench_runs(), *_bench_runs(), _bench_runs()[1]), strict=True)),
         facets=runs,
         control=runs,
         clean_control=runs,
         leaf_noise_control=runs,
+        matched_leaf_noise_control=runs,
     )
     reg[pre + "tie_margin"] = fn(
         H.tie_margin,
@@ -966,6 +989,7 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
             "scale": "tiny",
             "clean_control": _bench_runs()[1],
             "leaf_noise_control": _bench_runs()[1],
+            "matched_leaf_noise_control": _bench_runs()[1],
         },
         record=Skip("a ClaimsRecord whose registry holds the ids hier.bench.*"),
         facets=runs,
@@ -973,6 +997,7 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         scale=NAME,
         clean_control=runs,
         leaf_noise_control=runs,
+        matched_leaf_noise_control=runs,
     )
 
     def axes() -> Any:

@@ -95,6 +95,68 @@ def test_leaf_noise_marginals_match_enumeration():
         np.testing.assert_array_equal(q[internal], t[internal])  # no noise on internal nodes
 
 
+def _flips_by_enumeration(taxonomy, T, eta, leaves_only=False):
+    """Mean over the rows of T of E #{i: V_i != T_i}, summing P(V = v | T) over every v."""
+    vs = _respecting(taxonomy)
+    return float(np.mean([sum(_p_noisy(taxonomy, t, v, eta, leaves_only) * np.sum(v != t)
+                              for v in vs) for t in T]))  # fmt: skip
+
+
+@pytest.mark.parametrize("scope", ["all", "leaves"])
+def test_expected_label_flips_match_enumeration(scope):
+    for eta in (0.0, 0.2, 0.7):
+        ref = _flips_by_enumeration(G, SETS, eta, leaves_only=scope == "leaves")
+        assert B.expected_label_flips(G, SETS, eta, scope=scope) == pytest.approx(ref, abs=1e-12)
+
+
+def test_expected_label_flips_hand_case():
+    # T = {0, 1} in G (0 -> {1, 2}, 3 -> {4, 5}), leaves only at rate e: leaf 1 drops with
+    # probability e, leaf 2 (sibling of 1, k = 2) is added with e / 2, leaves 4 and 5 sit under
+    # the negative root 3: 1.5 e in expectation
+    t = np.array([[1, 1, 0, 0, 0, 0]])
+    assert B.expected_label_flips(G, t, 0.2, scope="leaves") == pytest.approx(0.3)
+    # top-down: root 0 dropped (e) loses both labels; else leaf 1 drops (e) or 2 added (e / 2);
+    # root 3 added (e / 2, two roots), then each of 4, 5 with e / 2 under it
+    e = 0.2
+    ref = e * 2 + (1 - e) * (e + e / 2) + (e / 2) * (1 + 2 * (e / 2))
+    assert B.expected_label_flips(G, t, e) == pytest.approx(ref)
+
+
+def test_matched_leaf_noise_matches_the_top_down_expectation():
+    for eta in (0.0, 0.05, 0.1):
+        e_leaf = B.matched_leaf_noise(G, SETS, eta)
+        target = _flips_by_enumeration(G, SETS, eta)
+        assert _flips_by_enumeration(G, SETS, e_leaf, leaves_only=True) == pytest.approx(target)
+        assert e_leaf >= eta  # clean internal nodes: the leaves need at least the same rate
+    # a bisection on the (monotone) leaf-only expectation finds the same rate
+    lo, hi, target = 0.0, 1.0, B.expected_label_flips(G, SETS, 0.05)
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if B.expected_label_flips(G, SETS, mid, scope="leaves") < target:
+            lo = mid
+        else:
+            hi = mid
+    assert B.matched_leaf_noise(G, SETS, 0.05) == pytest.approx(lo, abs=1e-12)
+
+
+def test_matched_leaf_noise_bad_inputs():
+    with pytest.raises(ValueError, match="needs a leaf rate of"):
+        B.matched_leaf_noise(G, SETS, 0.9)
+    with pytest.raises(ValueError, match="noise"):
+        B.matched_leaf_noise(G, SETS, -0.1)
+    with pytest.raises(ValueError, match="at least one row"):
+        B.expected_label_flips(G, SETS[:0], 0.1)
+    with pytest.raises(ValueError, match="scope must be one of"):
+        B.expected_label_flips(G, SETS, 0.1, scope="roots")
+    # every leaf under a negative parent: no leaf can change, the roots can
+    with pytest.raises(ValueError, match="no leaf label can change"):
+        B.matched_leaf_noise(G, np.zeros((2, 6)), 0.1)
+    assert B.matched_leaf_noise(G, np.zeros((2, 6)), 0.0) == 0.0
+    # a single node (a root leaf, k = 1): leaf noise changes nothing only at rate 0
+    one = Taxonomy([-1])
+    assert B.matched_leaf_noise(one, np.array([[1], [0]]), 0.2) == pytest.approx(0.2)
+
+
 def test_leaf_noise_samples_keep_internal_labels_and_share_the_leaf_coins():
     T = np.tile(SETS[2:4], (20_000, 1))  # rows alternate between SETS[2] and SETS[3]
     V = B.sample_noisy_labels(G, T, 0.3, 1, scope="leaves")

@@ -184,12 +184,14 @@ def test_record_benchmark_claims_measures_the_registry_ids_in_order():
         B.facet_benchmark(80, seed=2, shared=False, **kw),
         B.facet_benchmark(80, seed=2, shared=False, **{**kw, "noise": 0.0}),
         B.facet_benchmark(80, seed=2, shared=False, noise_scope="leaves", **kw),
+        B.facet_benchmark(80, seed=2, shared=False, noise_scope="leaves", **{**kw, "noise": 0.3}),
     ]
     runs = [B.benchmark_protocol(b, [10], 4, n_test=10, algorithms=algs, n_jobs=1)
             for b in benches]  # fmt: skip
     rec = _Record()
     info = B.record_benchmark_claims(rec, *runs[:2], "s", clean_control=runs[2],
-                                     leaf_noise_control=runs[3])  # fmt: skip
+                                     leaf_noise_control=runs[3],
+                                     matched_leaf_noise_control=runs[4])  # fmt: skip
     reg = load_registry("hierarchical_classification")
     want = [cid for cid in reg.entries if cid.startswith("hier.bench.")]
     assert [c[0] for c in rec.calls] == want
@@ -202,3 +204,19 @@ def test_record_benchmark_claims_measures_the_registry_ids_in_order():
     assert value == pytest.approx(float(np.mean(h - f)))
     assert extra["interval"].low == pytest.approx(paired_interval(h, f).low)
     assert extra["refs"] == {"tie": info["tie"], "minus_tie": -info["tie"]}
+    # the matched control's plain pair, by hand on its own runs
+    top = runs[4]
+    h = top[top.algorithm == "SH-RLS"].sort_values("split")["uniform H-loss"].to_numpy()
+    f = top[top.algorithm == "S-RLS"].sort_values("split")["uniform H-loss"].to_numpy()
+    _, value, extra = next(
+        c for c in rec.calls if c[0] == "hier.bench.matched-leaf-noise-control.shrls-ties-s-rls"
+    )
+    assert value == pytest.approx(float(np.mean(h - f)))
+    assert extra["refs"] == {"tie": info["tie"], "minus_tie": -info["tie"]}
+    # the tables get a matched column block
+    tab = B.benchmark_table(*runs)
+    d = B.benchmark_differences(*runs)
+    assert B.MATCHED_LEAF_NOISE_CONTROL in tab.columns.get_level_values(0)
+    assert d.loc["SH-RLS − S-RLS", (B.MATCHED_LEAF_NOISE_CONTROL, "mean")] == pytest.approx(
+        float(np.mean(h - f))
+    )

@@ -55,6 +55,7 @@ __all__ = [
     "BAYES",
     "CLEAN_CONTROL",
     "LEAF_NOISE_CONTROL",
+    "MATCHED_LEAF_NOISE_CONTROL",
     "NOISE_SCOPES",
     "PAIRS",
     "PAPER_DIFFERENCES",
@@ -64,7 +65,9 @@ __all__ = [
     "benchmark_protocol",
     "benchmark_table",
     "facet_benchmark",
+    "expected_label_flips",
     "facet_sources",
+    "matched_leaf_noise",
     "noise_marginals",
     "noise_rates",
     "plot_learning_curves",
@@ -196,6 +199,83 @@ def noise_rates(taxonomy: Taxonomy, noise: float, scope: str = "all") -> np.ndar
         return np.full(taxonomy.n_nodes, eta)
     leaf = np.array([not taxonomy.children(i) for i in range(taxonomy.n_nodes)])
     return np.where(leaf, eta, 0.0)
+
+
+def expected_label_flips(taxonomy: Taxonomy, T: Any, noise: float, *, scope: str = "all") -> float:
+    r"""Compute the expected changed labels per document, :math:`E\,|\{i : V_i \ne T_i\}|`.
+
+    The mean over the rows of ``T`` (each row one intended multilabel, equally likely) of
+    :math:`\sum_i P(V_i \ne T_i \mid T)`, exact from :func:`noise_marginals`:
+    :math:`P(V_i \ne T_i \mid T) = 1 - P(V_i = 1 \mid T)` where :math:`T_i = 1` and
+    :math:`P(V_i = 1 \mid T)` elsewhere.
+
+    Parameters
+    ----------
+    taxonomy : Taxonomy
+        The forest G.
+    T : array_like or scipy.sparse matrix
+        ``(m, N)`` 0/1 intended multilabels (respecting G), at least one row.
+    noise : float
+        The rate :math:`\eta \in [0, 1]`.
+    scope : {"all", "leaves"}, default="all"
+        The noisy nodes (:func:`noise_rates`).
+
+    Returns
+    -------
+    float
+    """
+    check_taxonomy(taxonomy)
+    Tm = taxonomy.as_multilabels(T, "T").astype(bool)
+    if Tm.shape[0] == 0:
+        raise ValueError("T must have at least one row; got 0 rows")
+    q = noise_marginals(taxonomy, Tm, noise, scope=scope)
+    return float(np.where(Tm, 1.0 - q, q).sum(axis=1).mean())
+
+
+def matched_leaf_noise(taxonomy: Taxonomy, T: Any, noise: float) -> float:
+    r"""Find the leaf rate whose expected label changes match the top-down noise ``noise``.
+
+    Returns :math:`\eta_{\mathrm{leaf}}` with
+    ``expected_label_flips(G, T, eta_leaf, scope="leaves") ==
+    expected_label_flips(G, T, noise)``. With the noise on the leaves only, a leaf's label
+    changes with probability :math:`\eta` (intended 1) or :math:`\eta / k` (intended 0 under
+    an intended-positive parent, or a root) and an internal node's never, so the expectation
+    is linear in :math:`\eta` and :math:`\eta_{\mathrm{leaf}}` is the target divided by its
+    value at :math:`\eta = 1`: exact, from the label model only (no sampled corpus).
+
+    Parameters
+    ----------
+    taxonomy : Taxonomy
+        The forest G.
+    T : array_like or scipy.sparse matrix
+        ``(m, N)`` 0/1 intended multilabels (respecting G), at least one row: the label
+        model's equally likely label sets (``label_sets`` of :func:`facet_benchmark`).
+    noise : float
+        The top-down rate :math:`\eta \in [0, 1]` to match.
+
+    Returns
+    -------
+    float
+        :math:`\eta_{\mathrm{leaf}} \in [0, 1]`.
+
+    Raises
+    ------
+    ValueError
+        If no leaf label can change, or if the match needs :math:`\eta_{\mathrm{leaf}} > 1`.
+    """
+    target = expected_label_flips(taxonomy, T, noise)
+    slope = expected_label_flips(taxonomy, T, 1.0, scope="leaves")
+    if slope <= 0.0:
+        if target == 0.0:
+            return 0.0
+        raise ValueError("no leaf label can change under these label sets; cannot match the noise")
+    eta = target / slope
+    if eta > 1.0:
+        raise ValueError(
+            f"matching noise={noise!r} needs a leaf rate of {eta:.4g} > 1 "
+            f"({target:.4g} expected changes per document, at most {slope:.4g} on the leaves)"
+        )
+    return float(eta)
 
 
 def _sibling_counts(G: Taxonomy) -> np.ndarray:
@@ -642,9 +722,17 @@ CLEAN_CONTROL = "noise-free control"
 #: Label of the leaf-noise control's columns (the control's documents, noise on the leaves).
 LEAF_NOISE_CONTROL = "leaf-noise control"
 
+#: Label of the matched-rate leaf-noise control's columns (the leaves' rate chosen by
+#: :func:`matched_leaf_noise`, as many expected label changes as the top-down noise).
+MATCHED_LEAF_NOISE_CONTROL = "matched leaf-noise control"
+
 
 def _corpora(
-    facets: Any, control: Any, clean_control: Any, leaf_noise_control: Any = None
+    facets: Any,
+    control: Any,
+    clean_control: Any,
+    leaf_noise_control: Any = None,
+    matched_leaf_noise_control: Any = None,
 ) -> dict[str, pd.DataFrame]:
     out = {"shared facets": _check_runs(facets, "facets"),
            "control": _check_runs(control, "control")}  # fmt: skip
@@ -652,11 +740,19 @@ def _corpora(
         out[CLEAN_CONTROL] = _check_runs(clean_control, "clean_control")
     if leaf_noise_control is not None:
         out[LEAF_NOISE_CONTROL] = _check_runs(leaf_noise_control, "leaf_noise_control")
+    if matched_leaf_noise_control is not None:
+        out[MATCHED_LEAF_NOISE_CONTROL] = _check_runs(
+            matched_leaf_noise_control, "matched_leaf_noise_control"
+        )
     return out
 
 
 def benchmark_differences(
-    facets: Any, control: Any, clean_control: Any = None, leaf_noise_control: Any = None
+    facets: Any,
+    control: Any,
+    clean_control: Any = None,
+    leaf_noise_control: Any = None,
+    matched_leaf_noise_control: Any = None,
 ) -> pd.DataFrame:
     """Hierarchical minus flat uniform H-loss at the largest size, paired over the splits.
 
@@ -667,13 +763,17 @@ def benchmark_differences(
     (:func:`mlgeom.stats.paired_interval`) on each corpus (``clean_control``, optional: the
     control without label noise, columns :data:`CLEAN_CONTROL`; ``leaf_noise_control``,
     optional: the control with the noise on the leaves only, ``noise_scope="leaves"`` of
-    :func:`facet_benchmark`, columns :data:`LEAF_NOISE_CONTROL`), and the paper's Table 1
+    :func:`facet_benchmark`, columns :data:`LEAF_NOISE_CONTROL`; ``matched_leaf_noise_control``,
+    optional: the same at the leaf rate of :func:`matched_leaf_noise`, columns
+    :data:`MATCHED_LEAF_NOISE_CONTROL`), and the paper's Table 1
     differences on RCV1 and OHSUMED (:data:`PAPER_DIFFERENCES`; NaN on the factor rows).
     """
     from mlgeom.hierarchical.experiments import TRUNCATED
     from mlgeom.stats import paired_interval
 
-    corpora = _corpora(facets, control, clean_control, leaf_noise_control)
+    corpora = _corpora(
+        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control
+    )
     per = {k: _largest(r) for k, r in corpora.items()}
     have = all(TRUNCATED[f] in p for p in per.values() for _, f in PAIRS)
     pairs = [(h, f, True) for h, f in PAIRS]
@@ -698,20 +798,28 @@ def benchmark_differences(
 
 
 def benchmark_table(
-    facets: Any, control: Any, clean_control: Any = None, leaf_noise_control: Any = None
+    facets: Any,
+    control: Any,
+    clean_control: Any = None,
+    leaf_noise_control: Any = None,
+    matched_leaf_noise_control: Any = None,
 ) -> pd.DataFrame:
     """Mean (and std over splits) uniform H-loss at the largest size on each corpus.
 
     Rows: the six learners, the G-truncated flat learners where the runs have them, the
     empty prediction and :data:`BAYES` (realized losses on the same test documents); columns:
     the shared facets, the control and, if given, the noise-free control
-    (:data:`CLEAN_CONTROL`) and the leaf-noise control (:data:`LEAF_NOISE_CONTROL`); the
+    (:data:`CLEAN_CONTROL`), the leaf-noise control (:data:`LEAF_NOISE_CONTROL`) and the
+    matched-rate leaf-noise control (:data:`MATCHED_LEAF_NOISE_CONTROL`); the
     paper's RCV1 Table 1 value beside the learners (other data: shown, not compared).
     """
     from mlgeom.hierarchical.experiments import ALGORITHMS, EMPTY, PAPER_TABLE1, TRUNCATED
 
     cols = {}
-    for label, runs in _corpora(facets, control, clean_control, leaf_noise_control).items():
+    corpora = _corpora(
+        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control
+    )
+    for label, runs in corpora.items():
         p = _largest(runs)
         cols[(label, "mean")] = p.mean()
         cols[(label, "std")] = p.std(ddof=1)
@@ -746,6 +854,7 @@ def record_benchmark_claims(
     *,
     clean_control: Any = None,
     leaf_noise_control: Any = None,
+    matched_leaf_noise_control: Any = None,
 ) -> dict[str, float]:
     """Measure the claims ``hier.bench.*`` (issue 14) on the two runs of :func:`benchmark_protocol`.
 
@@ -760,7 +869,8 @@ def record_benchmark_claims(
     ``clean_control`` is given, the ties with the truncated flat learner on the noise-free
     control (the noisy control's tie); then, if ``leaf_noise_control`` is given, the ties of
     each pair on the control with the noise on the leaves only, with the flat learner and then
-    with its truncation (the noisy control's tie). Each result is also measured with the empty
+    with its truncation (the noisy control's tie); then the same on
+    ``matched_leaf_noise_control`` if given. Each result is also measured with the empty
     prediction in place of the hierarchical learner.
 
     Parameters
@@ -775,6 +885,9 @@ def record_benchmark_claims(
         :func:`benchmark_protocol` on the control's documents with ``noise=0``.
     leaf_noise_control : pandas.DataFrame, optional
         :func:`benchmark_protocol` on the control's documents with ``noise_scope="leaves"``.
+    matched_leaf_noise_control : pandas.DataFrame, optional
+        The same at the leaf rate of :func:`matched_leaf_noise` (ids
+        ``hier.bench.matched-leaf-noise-control.*``).
 
     Returns
     -------
@@ -783,7 +896,9 @@ def record_benchmark_claims(
     """
     from mlgeom.hierarchical.experiments import EMPTY, LEMMA1_COLUMN, TRUNCATED
 
-    corpora = _corpora(facets, control, clean_control, leaf_noise_control)
+    corpora = _corpora(
+        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control
+    )
     facets, control = corpora["shared facets"], corpora["control"]
     for label, runs in corpora.items():
         missing = [t for t in TRUNCATED.values() if t not in set(runs["algorithm"])]
@@ -811,10 +926,12 @@ def record_benchmark_claims(
         trunc.append(("clean-control", corpora[CLEAN_CONTROL], {"tie": tie, "minus_tie": -tie}))
     for key, runs, refs in trunc:
         _measure_pairs(record, key, runs, refs, scale, truncated=True)
-    if leaf_noise_control is not None:
-        leaf = corpora[LEAF_NOISE_CONTROL]
+    for key, label in (("leaf-noise-control", LEAF_NOISE_CONTROL),
+                       ("matched-leaf-noise-control", MATCHED_LEAF_NOISE_CONTROL)):  # fmt: skip
+        if label not in corpora:
+            continue
         for truncated in (False, True):
-            _measure_pairs(record, "leaf-noise-control", leaf, {"tie": tie, "minus_tie": -tie},
+            _measure_pairs(record, key, corpora[label], {"tie": tie, "minus_tie": -tie},
                            scale, truncated=truncated)  # fmt: skip
     return {"tie": tie, "bayes_ratio": ratio, "bayes_z": z}
 
