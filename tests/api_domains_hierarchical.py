@@ -579,6 +579,14 @@ def _declare_loaders(reg: dict, H: Any, pre: str) -> None:
         "load_ohsumed_sample",
     ):
         reg[pre + f] = fn(getattr(H, f), {})
+    reg[pre + "corpus_for_profile"] = fn(
+        H.corpus_for_profile,
+        lambda: {"profile": "book", "load": H.load_rcv1, "sample": lambda: 0, "name": "RCV1"},
+        profile=Choice(("smoke", "book", "paper")),
+        load=Skip("a callable (ValueError naming it otherwise); called only at paper"),
+        sample=Skip("a callable (ValueError naming it otherwise)"),
+        name=NAME,
+    )
     reg[pre + "read_vectors"] = fn(
         H.read_vectors,
         {"path": rc / "lyrl2004_vectors_train.dat", "n_features": 47236, "max_docs": 2},
@@ -849,18 +857,42 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
     )
     reg[pre + "noise_marginals"] = fn(
         H.noise_marginals,
-        lambda: {"taxonomy": _tax(), "T": V3, "noise": 0.1},
+        lambda: {"taxonomy": _tax(), "T": V3, "noise": 0.1, "scope": "leaves"},
         taxonomy=TAX,
         T=MULTI,
         noise=Real(0.0, 1.0),
+        scope=Choice(H.NOISE_SCOPES),
+    )
+    reg[pre + "expected_label_flips"] = fn(
+        H.expected_label_flips,
+        lambda: {"taxonomy": _tax(), "T": V3, "noise": 0.1, "scope": "leaves"},
+        taxonomy=TAX,
+        T=Array(),  # at least one row: the mean over no label sets is undefined
+        noise=Real(0.0, 1.0),
+        scope=Choice(H.NOISE_SCOPES),
+    )
+    reg[pre + "matched_leaf_noise"] = fn(
+        H.matched_leaf_noise,
+        lambda: {"taxonomy": _tax(), "T": V3, "noise": 0.1},
+        taxonomy=TAX,
+        T=Array(),  # at least one row: the mean over no label sets is undefined
+        noise=Real(0.0, 1.0),
+    )
+    reg[pre + "noise_rates"] = fn(
+        H.noise_rates,
+        lambda: {"taxonomy": _tax(), "noise": 0.1, "scope": "leaves"},
+        taxonomy=TAX,
+        noise=Real(0.0, 1.0),
+        scope=Choice(H.NOISE_SCOPES),
     )
     reg[pre + "sample_noisy_labels"] = fn(
         H.sample_noisy_labels,
-        lambda: {"taxonomy": _tax(), "T": V3, "noise": 0.1, "rng": 0},
+        lambda: {"taxonomy": _tax(), "T": V3, "noise": 0.1, "rng": 0, "scope": "leaves"},
         taxonomy=TAX,
         T=MULTI,
         noise=Real(0.0, 1.0),
         rng=SEED,
+        scope=Choice(H.NOISE_SCOPES),
     )
     reg[pre + "bayes_h_predict"] = fn(
         H.bayes_h_predict,
@@ -876,6 +908,7 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
             "seed": 0,
             "shared": True,
             "noise": 0.05,
+            "noise_scope": "all",
             "vocab_size": 4,
             "words_per_source": 3,
             "background_words": 5,
@@ -888,6 +921,7 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         seed=SEED,
         shared=FLAG,
         noise=Real(0.0, 1.0, high_open=True),
+        noise_scope=Choice(H.NOISE_SCOPES),
         vocab_size=Int(1),
         words_per_source=Int(1),
         background_words=Int(0),
@@ -915,20 +949,30 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         n_jobs=Int(1, optional=True),
         truncate_flat=FLAG,
     )
-    three = ("facets", "control", "clean_control")
+    five = (
+        "facets",
+        "control",
+        "clean_control",
+        "leaf_noise_control",
+        "matched_leaf_noise_control",
+    )
     reg[pre + "benchmark_differences"] = fn(
         H.benchmark_differences,
-        lambda: dict(zip(three, (*_bench_runs(), _bench_runs()[1]), strict=True)),
+        lambda: dict(zip(five, (*_bench_runs(), *_bench_runs(), _bench_runs()[1]), strict=True)),
         facets=runs,
         control=runs,
         clean_control=runs,
+        leaf_noise_control=runs,
+        matched_leaf_noise_control=runs,
     )
     reg[pre + "benchmark_table"] = fn(
         H.benchmark_table,
-        lambda: dict(zip(three, (*_bench_runs(), _bench_runs()[1]), strict=True)),
+        lambda: dict(zip(five, (*_bench_runs(), *_bench_runs(), _bench_runs()[1]), strict=True)),
         facets=runs,
         control=runs,
         clean_control=runs,
+        leaf_noise_control=runs,
+        matched_leaf_noise_control=runs,
     )
     reg[pre + "tie_margin"] = fn(
         H.tie_margin,
@@ -944,12 +988,16 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
             "control": _bench_runs()[1],
             "scale": "tiny",
             "clean_control": _bench_runs()[1],
+            "leaf_noise_control": _bench_runs()[1],
+            "matched_leaf_noise_control": _bench_runs()[1],
         },
         record=Skip("a ClaimsRecord whose registry holds the ids hier.bench.*"),
         facets=runs,
         control=runs,
         scale=NAME,
         clean_control=runs,
+        leaf_noise_control=runs,
+        matched_leaf_noise_control=runs,
     )
 
     def axes() -> Any:
@@ -963,6 +1011,7 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         axes=Skip("two matplotlib Axes (ValueError naming the parameter otherwise)"),
         facets=runs,
         control=runs,
-        clean_control=Skip("a benchmark_protocol DataFrame or None (with 3 axes)"),
+        clean_control=Skip("a benchmark_protocol DataFrame or None (with one more axis)"),
+        leaf_noise_control=Skip("a benchmark_protocol DataFrame or None (with one more axis)"),
     )
     reg[pre + "FacetBenchmark"] = record(H.FacetBenchmark)

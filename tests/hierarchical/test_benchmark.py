@@ -35,8 +35,11 @@ def _respecting(taxonomy: Taxonomy) -> list[np.ndarray]:
     return out
 
 
-def _p_noisy(taxonomy: Taxonomy, t: np.ndarray, v: np.ndarray, eta: float) -> float:
-    """P(V = v | T = t) by the loop of the noise process (reference)."""
+def _p_noisy(
+    taxonomy: Taxonomy, t: np.ndarray, v: np.ndarray, eta: float, leaves_only: bool = False
+) -> float:
+    """P(V = v | T = t) by the loop of the noise process (reference); ``leaves_only``: the
+    internal nodes are noise-free."""
     p = 1.0
     for i in range(taxonomy.n_nodes):
         par = taxonomy.parent[i]
@@ -45,7 +48,8 @@ def _p_noisy(taxonomy: Taxonomy, t: np.ndarray, v: np.ndarray, eta: float) -> fl
                 return 0.0
             continue
         k = len(taxonomy.roots) if par < 0 else len(taxonomy.children(int(par)))
-        r = 1 - eta if t[i] else eta / k
+        e = 0.0 if leaves_only and taxonomy.children(i) else eta
+        r = 1 - e if t[i] else e / k
         p *= r if v[i] else 1 - r
     return p
 
@@ -67,6 +71,110 @@ def test_noise_marginals_match_enumeration():
         ref = sum(_p_noisy(G, t, v, eta) * v for v in vs)
         np.testing.assert_allclose(q, ref, atol=1e-12)
         assert sum(_p_noisy(G, t, v, eta) for v in vs) == pytest.approx(1.0)
+
+
+def test_noise_rates_hand_case_and_bad_scope():
+    # leaves of G: 1, 2, 4, 5
+    assert B.noise_rates(G, 0.3, "leaves").tolist() == [0.0, 0.3, 0.3, 0.0, 0.3, 0.3]
+    assert B.noise_rates(G, 0.3).tolist() == [0.3] * 6
+    with pytest.raises(ValueError, match="scope must be one of"):
+        B.noise_rates(G, 0.3, "roots")
+    with pytest.raises(ValueError, match="noise"):
+        B.noise_rates(G, 1.5, "leaves")
+
+
+def test_leaf_noise_marginals_match_enumeration():
+    eta = 0.3
+    vs = _respecting(G)
+    internal = [0, 3]
+    for t in SETS:
+        q = B.noise_marginals(G, t[None], eta, scope="leaves")[0]
+        ref = sum(_p_noisy(G, t, v, eta, leaves_only=True) * v for v in vs)
+        np.testing.assert_allclose(q, ref, atol=1e-12)
+        assert sum(_p_noisy(G, t, v, eta, leaves_only=True) for v in vs) == pytest.approx(1.0)
+        np.testing.assert_array_equal(q[internal], t[internal])  # no noise on internal nodes
+
+
+def _flips_by_enumeration(taxonomy, T, eta, leaves_only=False):
+    """Mean over the rows of T of E #{i: V_i != T_i}, summing P(V = v | T) over every v."""
+    vs = _respecting(taxonomy)
+    return float(np.mean([sum(_p_noisy(taxonomy, t, v, eta, leaves_only) * np.sum(v != t)
+                              for v in vs) for t in T]))  # fmt: skip
+
+
+@pytest.mark.parametrize("scope", ["all", "leaves"])
+def test_expected_label_flips_match_enumeration(scope):
+    for eta in (0.0, 0.2, 0.7):
+        ref = _flips_by_enumeration(G, SETS, eta, leaves_only=scope == "leaves")
+        assert B.expected_label_flips(G, SETS, eta, scope=scope) == pytest.approx(ref, abs=1e-12)
+
+
+def test_expected_label_flips_hand_case():
+    # T = {0, 1} in G (0 -> {1, 2}, 3 -> {4, 5}), leaves only at rate e: leaf 1 drops with
+    # probability e, leaf 2 (sibling of 1, k = 2) is added with e / 2, leaves 4 and 5 sit under
+    # the negative root 3: 1.5 e in expectation
+    t = np.array([[1, 1, 0, 0, 0, 0]])
+    assert B.expected_label_flips(G, t, 0.2, scope="leaves") == pytest.approx(0.3)
+    # top-down: root 0 dropped (e) loses both labels; else leaf 1 drops (e) or 2 added (e / 2);
+    # root 3 added (e / 2, two roots), then each of 4, 5 with e / 2 under it
+    e = 0.2
+    ref = e * 2 + (1 - e) * (e + e / 2) + (e / 2) * (1 + 2 * (e / 2))
+    assert B.expected_label_flips(G, t, e) == pytest.approx(ref)
+
+
+def test_matched_leaf_noise_matches_the_top_down_expectation():
+    for eta in (0.0, 0.05, 0.1):
+        e_leaf = B.matched_leaf_noise(G, SETS, eta)
+        target = _flips_by_enumeration(G, SETS, eta)
+        assert _flips_by_enumeration(G, SETS, e_leaf, leaves_only=True) == pytest.approx(target)
+        assert e_leaf >= eta  # clean internal nodes: the leaves need at least the same rate
+    # a bisection on the (monotone) leaf-only expectation finds the same rate
+    lo, hi, target = 0.0, 1.0, B.expected_label_flips(G, SETS, 0.05)
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if B.expected_label_flips(G, SETS, mid, scope="leaves") < target:
+            lo = mid
+        else:
+            hi = mid
+    assert B.matched_leaf_noise(G, SETS, 0.05) == pytest.approx(lo, abs=1e-12)
+
+
+def test_matched_leaf_noise_bad_inputs():
+    with pytest.raises(ValueError, match="needs a leaf rate of"):
+        B.matched_leaf_noise(G, SETS, 0.9)
+    with pytest.raises(ValueError, match="noise"):
+        B.matched_leaf_noise(G, SETS, -0.1)
+    with pytest.raises(ValueError, match="at least one row"):
+        B.expected_label_flips(G, SETS[:0], 0.1)
+    with pytest.raises(ValueError, match="scope must be one of"):
+        B.expected_label_flips(G, SETS, 0.1, scope="roots")
+    # every leaf under a negative parent: no leaf can change, the roots can
+    with pytest.raises(ValueError, match="no leaf label can change"):
+        B.matched_leaf_noise(G, np.zeros((2, 6)), 0.1)
+    assert B.matched_leaf_noise(G, np.zeros((2, 6)), 0.0) == 0.0
+    # a single node (a root leaf, k = 1): leaf noise changes nothing only at rate 0
+    one = Taxonomy([-1])
+    assert B.matched_leaf_noise(one, np.array([[1], [0]]), 0.2) == pytest.approx(0.2)
+
+
+def test_leaf_noise_samples_keep_internal_labels_and_share_the_leaf_coins():
+    T = np.tile(SETS[2:4], (20_000, 1))  # rows alternate between SETS[2] and SETS[3]
+    V = B.sample_noisy_labels(G, T, 0.3, 1, scope="leaves")
+    assert G.respects(V).all()
+    np.testing.assert_array_equal(V[:, [0, 3]], T[:, [0, 3]])
+    for r in (0, 1):
+        np.testing.assert_allclose(
+            V[r::2].mean(axis=0),
+            B.noise_marginals(G, SETS[2 + r : 3 + r], 0.3, scope="leaves")[0],
+            atol=0.015,
+        )
+    # same rng: wherever the top-down noise kept the parent, a leaf's label is the same
+    A = B.sample_noisy_labels(G, T, 0.3, 1)
+    for leaf in (1, 2, 4, 5):
+        kept = A[:, G.parent[leaf]] == 1
+        np.testing.assert_array_equal(A[kept, leaf], V[kept, leaf])
+    with pytest.raises(ValueError, match="scope"):
+        B.sample_noisy_labels(G, T, 0.3, 1, scope="inner")
 
 
 def test_sample_noisy_labels_respects_and_matches_marginals():
@@ -111,9 +219,13 @@ def test_bayes_h_predict_special_cases_and_bad_inputs():
         B.bayes_h_predict(G, q, costs=[1, 1, 1, 1, 1, -1])
 
 
-def test_facet_benchmark_bayes_is_the_posterior_by_enumeration():
+@pytest.mark.parametrize("scope", ["all", "leaves"])
+def test_facet_benchmark_bayes_is_the_posterior_by_enumeration(scope):
     eta = 0.2
-    fb = B.facet_benchmark(300, seed=3, taxonomy=G, label_sets=SETS, noise=eta, vocab_size=5)
+    leaves = scope == "leaves"
+    fb = B.facet_benchmark(
+        300, seed=3, taxonomy=G, label_sets=SETS, noise=eta, vocab_size=5, noise_scope=scope
+    )
     src = fb.source
     sig = [frozenset(src[np.flatnonzero(t)]) for t in SETS]
     vs = _respecting(G)
@@ -121,7 +233,8 @@ def test_facet_benchmark_bayes_is_the_posterior_by_enumeration():
     for r in range(0, 300, 7):
         s = frozenset(src[np.flatnonzero(T[r])])
         same = [k for k in range(len(SETS)) if sig[k] == s]  # SETS rows are equally likely
-        post = sum(B.noise_marginals(G, SETS[k][None], eta)[0] for k in same) / len(same)
+        post = sum(B.noise_marginals(G, SETS[k][None], eta, scope=scope)[0] for k in same)
+        post /= len(same)
         np.testing.assert_allclose(fb.q[r], post, atol=1e-12)
         # the sources are read off the words
         n_src = int(src.max()) + 1
@@ -129,7 +242,7 @@ def test_facet_benchmark_bayes_is_the_posterior_by_enumeration():
         seen = {int(c // 5) for c in cols if c < n_src * 5}
         assert seen == set(s)
         # expected loss of the Bayes prediction, by enumeration of V given the posterior
-        pv = [sum(_p_noisy(G, SETS[k], v, eta) for k in same) / len(same) for v in vs]
+        pv = [sum(_p_noisy(G, SETS[k], v, eta, leaves) for k in same) / len(same) for v in vs]
         yb = np.repeat(fb.bayes[r][None], len(vs), 0)
         assert float(np.dot(pv, h_loss(yb, np.array(vs), G))) == pytest.approx(fb.bayes_loss[r])
         assert fb.empty_loss[r] == pytest.approx(post[G.roots].sum())
@@ -150,6 +263,12 @@ def test_facet_benchmark_deterministic_and_paired_labels():
     norms = np.sqrt(np.asarray(a.corpus.X.multiply(a.corpus.X).sum(axis=1)).ravel())
     np.testing.assert_allclose(norms, 1.0)
     assert G.respects(a.corpus.V.toarray()).all()
+    # the leaf-noise control: the control's documents and words, other labels
+    leaf = B.facet_benchmark(200, seed=7, shared=False, noise_scope="leaves", **kw)
+    assert (leaf.corpus.X != ctrl.corpus.X).nnz == 0 and (leaf.intended != ctrl.intended).nnz == 0
+    Vl, T = leaf.corpus.V.toarray(), leaf.intended.toarray()
+    np.testing.assert_array_equal(Vl[:, [0, 3]], T[:, [0, 3]])
+    assert leaf.parameters["noise_scope"] == "leaves"
 
 
 @pytest.mark.parametrize(
@@ -163,6 +282,7 @@ def test_facet_benchmark_deterministic_and_paired_labels():
         ({"zipf_exponent": 0.0}, "zipf_exponent"),
         ({"label_sets": None}, "both"),
         ({"label_sets": np.array([[0, 1, 0, 0, 0, 0]])}, "respect"),
+        ({"noise_scope": "internal"}, "noise_scope"),
     ],
 )
 def test_facet_benchmark_bad_inputs(kwargs, match):
@@ -219,6 +339,24 @@ def test_plot_learning_curves_panels_and_truncated_curves():
         assert labels == ["H-PERC", "PERC", "PERC (truncated)"]
         assert len(ax.lines) >= 2  # the empty and Bayes references among them
     assert axes[2].get_title() == B.CLEAN_CONTROL
+    # the panels share a y range that shows every reference line, a Bayes H-loss of 0 included
+    lo, hi = axes[0].get_ylim()
+    for ax in axes:
+        assert ax.get_ylim() == (lo, hi)
+        for line in ax.lines:
+            y = line.get_ydata()
+            assert lo <= min(y) and max(y) <= hi
+    clean = B.benchmark_protocol(
+        B.facet_benchmark(120, seed=1, shared=False, **{**kw, "noise": 0.0}), [10, 30], 4,
+        n_test=20, algorithms=("H-PERC", "PERC"), n_jobs=1,
+    )  # fmt: skip
+    grid = matplotlib.figure.Figure().subplots(2, 2)
+    B.plot_learning_curves(grid, runs[0], runs[1], clean, runs[1])
+    assert [ax.get_title() for ax in grid.ravel()] == [
+        "shared facets", "control", B.CLEAN_CONTROL, B.LEAF_NOISE_CONTROL
+    ]  # fmt: skip
+    bayes = [ln for ln in grid[1, 0].lines if ln.get_label() == f"{B.BAYES} (exact)"]
+    assert bayes[0].get_ydata()[0] == 0.0 and grid[1, 0].get_ylim()[0] < 0.0
     two = matplotlib.figure.Figure().subplots(1, 2)
     B.plot_learning_curves(two, runs[0], runs[1])
     with pytest.raises(ValueError, match="3 axes"):

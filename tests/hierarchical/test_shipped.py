@@ -178,3 +178,54 @@ def test_build_on_fixture_raw_copies(tmp_path):
     (raw / "rcv1" / "rcv1.label_meaning").write_text("CCAT: X\n")
     with pytest.raises(DataError, match="checksum mismatch for rcv1/rcv1.label_meaning"):
         H.build(tmp_path / "c", raw, manifest=manifest)
+
+
+def _missing() -> None:
+    raise DataError("the paper's RCV1 task needs rcv1/a.dat under $MLGEOM_DATA;\nget it with: x")
+
+
+def _fail_loudly() -> None:
+    raise AssertionError("load must not be called below the paper profile")
+
+
+@pytest.mark.parametrize("profile", ["smoke", "book"])
+def test_corpus_for_profile_below_paper_never_loads(profile):
+    assert H.corpus_for_profile(profile, _fail_loudly, lambda: "sample", "RCV1") == ("sample", None)
+
+
+def test_corpus_for_profile_paper_loads_or_falls_back_with_one_line():
+    assert H.corpus_for_profile("paper", lambda: "full", lambda: "sample", "RCV1") == ("full", None)
+    corpus, note = H.corpus_for_profile("paper", _missing, lambda: "sample", "RCV1-v2")
+    assert corpus == "sample"
+    assert note == (
+        "RCV1-v2 skipped, the shipped sample runs instead: the paper's RCV1 task needs "
+        "rcv1/a.dat under $MLGEOM_DATA; get it with: x"
+    )
+    assert "\n" not in note
+
+
+def test_corpus_for_profile_on_a_machine_without_the_corpora(tmp_path, monkeypatch):
+    """The real loaders on an empty $MLGEOM_DATA: the sample, and the loader's message."""
+    from mlgeom.hierarchical.ohsumed import load_ohsumed
+
+    monkeypatch.setenv("MLGEOM_DATA", str(tmp_path))
+    corpus, note = H.corpus_for_profile(
+        "paper", lambda: load_ohsumed()[0], lambda: "sample", "OHSUMED"
+    )
+    assert corpus == "sample" and note.startswith("OHSUMED skipped")
+    assert "ohsumed.87" in note and "\n" not in note
+
+
+def test_corpus_for_profile_bad_inputs_and_other_errors():
+    with pytest.raises(ValueError, match="PROFILE"):
+        H.corpus_for_profile("full", _missing, lambda: 0, "x")
+    with pytest.raises(ValueError, match="callables"):
+        H.corpus_for_profile("paper", "load", lambda: 0, "x")
+    with pytest.raises(ValueError, match="name"):
+        H.corpus_for_profile("paper", _missing, lambda: 0, "")
+
+    def broken() -> None:
+        raise OSError("disk")
+
+    with pytest.raises(OSError, match="disk"):
+        H.corpus_for_profile("paper", broken, lambda: 0, "x")

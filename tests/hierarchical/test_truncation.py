@@ -158,3 +158,65 @@ def test_truncate_flat_bad_inputs_and_benchmark_tables():
     assert without[ex.LEMMA1_COLUMN].isna().all()
     with pytest.raises(ValueError, match="truncated flat learners"):
         B.record_benchmark_claims(object(), without, without, "s")
+
+
+class _Record:
+    """Collects what record_benchmark_claims measures (id, value, keyword arguments)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, float, dict]] = []
+
+    def measure(self, cid: str, value: float, **kw) -> None:
+        self.calls.append((cid, value, kw))
+
+
+def test_record_benchmark_claims_measures_the_registry_ids_in_order():
+    from mlgeom.book.registry import load_registry
+    from mlgeom.stats import paired_interval
+
+    sets = np.array(
+        [[1, 1, 0, 1, 0, 0], [1, 0, 1, 0, 1, 1], [0, 0, 0, 0, 1, 0], [1, 1, 0, 0, 1, 1]]
+    )
+    kw = dict(taxonomy=G, label_sets=sets, vocab_size=5, background_size=50, noise=0.1)
+    algs = ("H-PERC", "PERC", "SH-RLS", "S-RLS", "H-SVM", "SVM")
+    benches = [
+        B.facet_benchmark(80, seed=2, **kw),
+        B.facet_benchmark(80, seed=2, shared=False, **kw),
+        B.facet_benchmark(80, seed=2, shared=False, **{**kw, "noise": 0.0}),
+        B.facet_benchmark(80, seed=2, shared=False, noise_scope="leaves", **kw),
+        B.facet_benchmark(80, seed=2, shared=False, noise_scope="leaves", **{**kw, "noise": 0.3}),
+    ]
+    runs = [B.benchmark_protocol(b, [10], 4, n_test=10, algorithms=algs, n_jobs=1)
+            for b in benches]  # fmt: skip
+    rec = _Record()
+    info = B.record_benchmark_claims(rec, *runs[:2], "s", clean_control=runs[2],
+                                     leaf_noise_control=runs[3],
+                                     matched_leaf_noise_control=runs[4])  # fmt: skip
+    reg = load_registry("hierarchical_classification")
+    want = [cid for cid in reg.entries if cid.startswith("hier.bench.")]
+    assert [c[0] for c in rec.calls] == want
+    # a leaf-noise claim by hand: mean paired difference over the 4 splits, the control's tie
+    top = runs[3]
+    h = top[top.algorithm == "H-SVM"].sort_values("split")["uniform H-loss"].to_numpy()
+    f = top[top.algorithm == "SVM (truncated)"].sort_values("split")["uniform H-loss"].to_numpy()
+    leaf_id = "hier.bench.leaf-noise-control.hsvm-ties-svm-truncated"
+    _, value, extra = next(c for c in rec.calls if c[0] == leaf_id)
+    assert value == pytest.approx(float(np.mean(h - f)))
+    assert extra["interval"].low == pytest.approx(paired_interval(h, f).low)
+    assert extra["refs"] == {"tie": info["tie"], "minus_tie": -info["tie"]}
+    # the matched control's plain pair, by hand on its own runs
+    top = runs[4]
+    h = top[top.algorithm == "SH-RLS"].sort_values("split")["uniform H-loss"].to_numpy()
+    f = top[top.algorithm == "S-RLS"].sort_values("split")["uniform H-loss"].to_numpy()
+    _, value, extra = next(
+        c for c in rec.calls if c[0] == "hier.bench.matched-leaf-noise-control.shrls-ties-s-rls"
+    )
+    assert value == pytest.approx(float(np.mean(h - f)))
+    assert extra["refs"] == {"tie": info["tie"], "minus_tie": -info["tie"]}
+    # the tables get a matched column block
+    tab = B.benchmark_table(*runs)
+    d = B.benchmark_differences(*runs)
+    assert B.MATCHED_LEAF_NOISE_CONTROL in tab.columns.get_level_values(0)
+    assert d.loc["SH-RLS − S-RLS", (B.MATCHED_LEAF_NOISE_CONTROL, "mean")] == pytest.approx(
+        float(np.mean(h - f))
+    )

@@ -54,6 +54,9 @@ from mlgeom.random import Seed, spawn
 __all__ = [
     "BAYES",
     "CLEAN_CONTROL",
+    "LEAF_NOISE_CONTROL",
+    "MATCHED_LEAF_NOISE_CONTROL",
+    "NOISE_SCOPES",
     "PAIRS",
     "PAPER_DIFFERENCES",
     "FacetBenchmark",
@@ -62,8 +65,11 @@ __all__ = [
     "benchmark_protocol",
     "benchmark_table",
     "facet_benchmark",
+    "expected_label_flips",
     "facet_sources",
+    "matched_leaf_noise",
     "noise_marginals",
+    "noise_rates",
     "plot_learning_curves",
     "record_benchmark_claims",
     "sample_noisy_labels",
@@ -122,13 +128,14 @@ def facet_sources(taxonomy: Taxonomy, *, shared: bool) -> np.ndarray:
     return src
 
 
-def noise_marginals(taxonomy: Taxonomy, T: Any, noise: float) -> np.ndarray:
+def noise_marginals(taxonomy: Taxonomy, T: Any, noise: float, *, scope: str = "all") -> np.ndarray:
     r"""Exact :math:`P(V_i = 1 \mid T)` under the top-down noise of :func:`sample_noisy_labels`.
 
     :math:`V_i = 1` needs every node on the path to :math:`i` to be kept or added, so
     :math:`P(V_i = 1 \mid T) = \prod_{j \in \mathrm{ANC}(i) \cup \{i\}} r_j` with
-    :math:`r_j = 1 - \eta` when :math:`T_j = 1` and :math:`r_j = \eta / k_j` otherwise
-    (:math:`k_j`: the number of siblings of j, itself included; roots count the roots).
+    :math:`r_j = 1 - \eta_j` when :math:`T_j = 1` and :math:`r_j = \eta_j / k_j` otherwise
+    (:math:`k_j`: the number of siblings of j, itself included; roots count the roots), where
+    :math:`\eta_j = \eta` on the nodes that ``scope`` makes noisy and 0 elsewhere.
 
     Parameters
     ----------
@@ -138,6 +145,8 @@ def noise_marginals(taxonomy: Taxonomy, T: Any, noise: float) -> np.ndarray:
         ``(m, N)`` 0/1 intended multilabels (respecting G).
     noise : float
         The rate :math:`\eta \in [0, 1]`.
+    scope : {"all", "leaves"}, default="all"
+        The noisy nodes (:func:`noise_rates`).
 
     Returns
     -------
@@ -145,7 +154,7 @@ def noise_marginals(taxonomy: Taxonomy, T: Any, noise: float) -> np.ndarray:
         ``(m, N)`` float64 marginals.
     """
     check_taxonomy(taxonomy)
-    eta = check_real(noise, "noise", low=0.0, high=1.0)
+    eta = noise_rates(taxonomy, noise, scope)
     Tm = taxonomy.as_multilabels(T, "T").astype(bool)
     k = _sibling_counts(taxonomy)
     r = np.where(Tm, 1.0 - eta, eta / k)
@@ -156,6 +165,119 @@ def noise_marginals(taxonomy: Taxonomy, T: Any, noise: float) -> np.ndarray:
     return out
 
 
+#: The label-noise scopes of :func:`noise_rates`.
+NOISE_SCOPES: tuple[str, ...] = ("all", "leaves")
+
+
+def noise_rates(taxonomy: Taxonomy, noise: float, scope: str = "all") -> np.ndarray:
+    r"""Per-node noise rates :math:`\eta_i`: ``noise`` on the noisy nodes, 0 elsewhere.
+
+    With ``scope="all"`` every node is noisy (the top-down noise of the benchmark). With
+    ``scope="leaves"`` only the leaves of G (nodes without children) are: an internal node's
+    observed label is then its intended one, so no label is ever 0 because an ancestor was
+    dropped, and the noise is not *inherited* down the tree.
+
+    Parameters
+    ----------
+    taxonomy : Taxonomy
+        The forest G.
+    noise : float
+        The rate :math:`\eta \in [0, 1]`.
+    scope : {"all", "leaves"}, default="all"
+        Which nodes are noisy.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(N,)`` float64 rates.
+    """
+    check_taxonomy(taxonomy)
+    eta = check_real(noise, "noise", low=0.0, high=1.0)
+    if scope not in NOISE_SCOPES:
+        raise ValueError(f"scope must be one of {NOISE_SCOPES}; got {scope!r}")
+    if scope == "all":
+        return np.full(taxonomy.n_nodes, eta)
+    leaf = np.array([not taxonomy.children(i) for i in range(taxonomy.n_nodes)])
+    return np.where(leaf, eta, 0.0)
+
+
+def expected_label_flips(taxonomy: Taxonomy, T: Any, noise: float, *, scope: str = "all") -> float:
+    r"""Compute the expected changed labels per document, :math:`E\,|\{i : V_i \ne T_i\}|`.
+
+    The mean over the rows of ``T`` (each row one intended multilabel, equally likely) of
+    :math:`\sum_i P(V_i \ne T_i \mid T)`, exact from :func:`noise_marginals`:
+    :math:`P(V_i \ne T_i \mid T) = 1 - P(V_i = 1 \mid T)` where :math:`T_i = 1` and
+    :math:`P(V_i = 1 \mid T)` elsewhere.
+
+    Parameters
+    ----------
+    taxonomy : Taxonomy
+        The forest G.
+    T : array_like or scipy.sparse matrix
+        ``(m, N)`` 0/1 intended multilabels (respecting G), at least one row.
+    noise : float
+        The rate :math:`\eta \in [0, 1]`.
+    scope : {"all", "leaves"}, default="all"
+        The noisy nodes (:func:`noise_rates`).
+
+    Returns
+    -------
+    float
+    """
+    check_taxonomy(taxonomy)
+    Tm = taxonomy.as_multilabels(T, "T").astype(bool)
+    if Tm.shape[0] == 0:
+        raise ValueError("T must have at least one row; got 0 rows")
+    q = noise_marginals(taxonomy, Tm, noise, scope=scope)
+    return float(np.where(Tm, 1.0 - q, q).sum(axis=1).mean())
+
+
+def matched_leaf_noise(taxonomy: Taxonomy, T: Any, noise: float) -> float:
+    r"""Find the leaf rate whose expected label changes match the top-down noise ``noise``.
+
+    Returns :math:`\eta_{\mathrm{leaf}}` with
+    ``expected_label_flips(G, T, eta_leaf, scope="leaves") ==
+    expected_label_flips(G, T, noise)``. With the noise on the leaves only, a leaf's label
+    changes with probability :math:`\eta` (intended 1) or :math:`\eta / k` (intended 0 under
+    an intended-positive parent, or a root) and an internal node's never, so the expectation
+    is linear in :math:`\eta` and :math:`\eta_{\mathrm{leaf}}` is the target divided by its
+    value at :math:`\eta = 1`: exact, from the label model only (no sampled corpus).
+
+    Parameters
+    ----------
+    taxonomy : Taxonomy
+        The forest G.
+    T : array_like or scipy.sparse matrix
+        ``(m, N)`` 0/1 intended multilabels (respecting G), at least one row: the label
+        model's equally likely label sets (``label_sets`` of :func:`facet_benchmark`).
+    noise : float
+        The top-down rate :math:`\eta \in [0, 1]` to match.
+
+    Returns
+    -------
+    float
+        :math:`\eta_{\mathrm{leaf}} \in [0, 1]`.
+
+    Raises
+    ------
+    ValueError
+        If no leaf label can change, or if the match needs :math:`\eta_{\mathrm{leaf}} > 1`.
+    """
+    target = expected_label_flips(taxonomy, T, noise)
+    slope = expected_label_flips(taxonomy, T, 1.0, scope="leaves")
+    if slope <= 0.0:
+        if target == 0.0:
+            return 0.0
+        raise ValueError("no leaf label can change under these label sets; cannot match the noise")
+    eta = target / slope
+    if eta > 1.0:
+        raise ValueError(
+            f"matching noise={noise!r} needs a leaf rate of {eta:.4g} > 1 "
+            f"({target:.4g} expected changes per document, at most {slope:.4g} on the leaves)"
+        )
+    return float(eta)
+
+
 def _sibling_counts(G: Taxonomy) -> np.ndarray:
     k = np.empty(G.n_nodes)
     for i in range(G.n_nodes):
@@ -164,14 +286,19 @@ def _sibling_counts(G: Taxonomy) -> np.ndarray:
     return k
 
 
-def sample_noisy_labels(taxonomy: Taxonomy, T: Any, noise: float, rng: Seed) -> np.ndarray:
+def sample_noisy_labels(
+    taxonomy: Taxonomy, T: Any, noise: float, rng: Seed, *, scope: str = "all"
+) -> np.ndarray:
     r"""Corrupt intended multilabels top-down at rate :math:`\eta`.
 
     Roots first, then children: a node whose parent's observed label is 1 (or a root) keeps
-    an intended 1 with probability :math:`1 - \eta` and turns an intended 0 into 1 with
-    probability :math:`\eta / k` (k: its number of siblings, itself included, so that each
+    an intended 1 with probability :math:`1 - \eta_i` and turns an intended 0 into 1 with
+    probability :math:`\eta_i / k` (k: its number of siblings, itself included, so that each
     positive node gains about :math:`\eta` spurious children); a node whose observed parent
-    is 0 is 0. The result respects G.
+    is 0 is 0. The result respects G. :math:`\eta_i` is :func:`noise_rates`: ``noise`` on
+    every node, or only on the leaves (``scope="leaves"``), where the noise is not inherited.
+    The coins are drawn for every node whatever the scope, so two scopes with the same
+    ``rng`` share the leaves' coins.
 
     Parameters
     ----------
@@ -183,6 +310,8 @@ def sample_noisy_labels(taxonomy: Taxonomy, T: Any, noise: float, rng: Seed) -> 
         :math:`\eta \in [0, 1]`.
     rng : int or numpy.random.Generator
         Randomness.
+    scope : {"all", "leaves"}, default="all"
+        The noisy nodes.
 
     Returns
     -------
@@ -190,7 +319,7 @@ def sample_noisy_labels(taxonomy: Taxonomy, T: Any, noise: float, rng: Seed) -> 
         ``(m, N)`` int8 observed multilabels.
     """
     check_taxonomy(taxonomy)
-    eta = check_real(noise, "noise", low=0.0, high=1.0)
+    eta = noise_rates(taxonomy, noise, scope)
     Tm = taxonomy.as_multilabels(T, "T").astype(bool)
     (g,) = spawn(rng, 1)
     k = _sibling_counts(taxonomy)
@@ -306,6 +435,7 @@ def facet_benchmark(
     seed: Seed,
     shared: bool = True,
     noise: float = 0.05,
+    noise_scope: str = "all",
     vocab_size: int = 50,
     words_per_source: int = 12,
     background_words: int = 40,
@@ -342,6 +472,9 @@ def facet_benchmark(
         control).
     noise : float, default=0.05
         Top-down label-noise rate :math:`\eta \in [0, 1)`.
+    noise_scope : {"all", "leaves"}, default="all"
+        The noisy nodes (:func:`noise_rates`); the label sets and the words do not depend on
+        it, so the same ``seed`` gives the same documents and words.
     vocab_size, words_per_source, background_words, background_size : int
         Word model (see above).
     zipf_exponent : float, default=1.1
@@ -358,6 +491,8 @@ def facet_benchmark(
     if not isinstance(shared, bool | np.bool_):
         raise ValueError(f"shared must be a bool; got {shared!r}")
     eta = check_real(noise, "noise", low=0.0, high=1.0, high_inclusive=False)
+    if noise_scope not in NOISE_SCOPES:
+        raise ValueError(f"noise_scope must be one of {NOISE_SCOPES}; got {noise_scope!r}")
     vs = check_positive_int(vocab_size, "vocab_size")
     m = check_positive_int(words_per_source, "words_per_source")
     b = check_positive_int(background_words, "background_words", minimum=0)
@@ -389,7 +524,7 @@ def facet_benchmark(
     _, sig = np.unique(present, axis=0, return_inverse=True)
     sig = sig.reshape(-1)
     prior = counts / counts.sum()
-    cond = noise_marginals(G, uniq, eta)  # (n_sets, N) P(V_i = 1 | T)
+    cond = noise_marginals(G, uniq, eta, scope=noise_scope)  # (n_sets, N) P(V_i = 1 | T)
     weight = np.bincount(sig, weights=prior)
     q_sig = np.zeros((weight.size, G.n_nodes))
     np.add.at(q_sig, sig, prior[:, None] * cond)
@@ -424,18 +559,20 @@ def facet_benchmark(
     idf = np.log(1.0 / np.maximum(df, 1e-12)) + 1.0
     W.data = np.log1p(W.data) * idf[W.indices]
     X = normalize_rows(W)
-    V = sample_noisy_labels(G, T, eta, rng_noise)
+    V = sample_noisy_labels(G, T, eta, rng_noise, scope=noise_scope)
     label = "shared facets" if shared else "own vocabularies (control)"
+    scope_txt = "" if noise_scope == "all" else f" on the {noise_scope}"
     corpus = HierarchicalCorpus(
         X,
         sp.csr_matrix(V),
         G,
         f"facet benchmark ({label})",
         np.arange(n_docs, dtype=np.int64),
-        f"facet benchmark, {label}: {n_docs:,} documents, d = {d:,}, noise {eta:g}",
+        f"facet benchmark, {label}: {n_docs:,} documents, d = {d:,}, noise {eta:g}{scope_txt}",
     )
     params = {
-        "n_docs": n_docs, "shared": bool(shared), "noise": eta, "vocab_size": vs,
+        "n_docs": n_docs, "shared": bool(shared), "noise": eta, "noise_scope": noise_scope,
+        "vocab_size": vs,
         "words_per_source": m, "background_words": b, "background_size": nb,
         "zipf_exponent": s, "n_sources": n_src, "n_features": d,
     }  # fmt: skip
@@ -582,16 +719,41 @@ def _largest(runs: pd.DataFrame, column: str = "uniform H-loss") -> pd.DataFrame
 #: Label of the noise-free control's columns in :func:`benchmark_differences` and the table.
 CLEAN_CONTROL = "noise-free control"
 
+#: Label of the leaf-noise control's columns (the control's documents, noise on the leaves).
+LEAF_NOISE_CONTROL = "leaf-noise control"
 
-def _corpora(facets: Any, control: Any, clean_control: Any) -> dict[str, pd.DataFrame]:
+#: Label of the matched-rate leaf-noise control's columns (the leaves' rate chosen by
+#: :func:`matched_leaf_noise`, as many expected label changes as the top-down noise).
+MATCHED_LEAF_NOISE_CONTROL = "matched leaf-noise control"
+
+
+def _corpora(
+    facets: Any,
+    control: Any,
+    clean_control: Any,
+    leaf_noise_control: Any = None,
+    matched_leaf_noise_control: Any = None,
+) -> dict[str, pd.DataFrame]:
     out = {"shared facets": _check_runs(facets, "facets"),
            "control": _check_runs(control, "control")}  # fmt: skip
     if clean_control is not None:
         out[CLEAN_CONTROL] = _check_runs(clean_control, "clean_control")
+    if leaf_noise_control is not None:
+        out[LEAF_NOISE_CONTROL] = _check_runs(leaf_noise_control, "leaf_noise_control")
+    if matched_leaf_noise_control is not None:
+        out[MATCHED_LEAF_NOISE_CONTROL] = _check_runs(
+            matched_leaf_noise_control, "matched_leaf_noise_control"
+        )
     return out
 
 
-def benchmark_differences(facets: Any, control: Any, clean_control: Any = None) -> pd.DataFrame:
+def benchmark_differences(
+    facets: Any,
+    control: Any,
+    clean_control: Any = None,
+    leaf_noise_control: Any = None,
+    matched_leaf_noise_control: Any = None,
+) -> pd.DataFrame:
     """Hierarchical minus flat uniform H-loss at the largest size, paired over the splits.
 
     Rows: the pairs of :data:`PAIRS`, then, where the runs have them, each hierarchical
@@ -599,13 +761,20 @@ def benchmark_differences(facets: Any, control: Any, clean_control: Any = None) 
     the truncated minus the plain flat learner (the truncation factor alone; the two add up
     to the first row); columns: the mean difference and its 95% paired t interval
     (:func:`mlgeom.stats.paired_interval`) on each corpus (``clean_control``, optional: the
-    control without label noise, columns :data:`CLEAN_CONTROL`), and the paper's Table 1
+    control without label noise, columns :data:`CLEAN_CONTROL`; ``leaf_noise_control``,
+    optional: the control with the noise on the leaves only, ``noise_scope="leaves"`` of
+    :func:`facet_benchmark`, columns :data:`LEAF_NOISE_CONTROL`; ``matched_leaf_noise_control``,
+    optional: the same at the leaf rate of :func:`matched_leaf_noise`, columns
+    :data:`MATCHED_LEAF_NOISE_CONTROL`), and the paper's Table 1
     differences on RCV1 and OHSUMED (:data:`PAPER_DIFFERENCES`; NaN on the factor rows).
     """
     from mlgeom.hierarchical.experiments import TRUNCATED
     from mlgeom.stats import paired_interval
 
-    per = {k: _largest(r) for k, r in _corpora(facets, control, clean_control).items()}
+    corpora = _corpora(
+        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control
+    )
+    per = {k: _largest(r) for k, r in corpora.items()}
     have = all(TRUNCATED[f] in p for p in per.values() for _, f in PAIRS)
     pairs = [(h, f, True) for h, f in PAIRS]
     if have:
@@ -628,19 +797,29 @@ def benchmark_differences(facets: Any, control: Any, clean_control: Any = None) 
     return df
 
 
-def benchmark_table(facets: Any, control: Any, clean_control: Any = None) -> pd.DataFrame:
+def benchmark_table(
+    facets: Any,
+    control: Any,
+    clean_control: Any = None,
+    leaf_noise_control: Any = None,
+    matched_leaf_noise_control: Any = None,
+) -> pd.DataFrame:
     """Mean (and std over splits) uniform H-loss at the largest size on each corpus.
 
     Rows: the six learners, the G-truncated flat learners where the runs have them, the
     empty prediction and :data:`BAYES` (realized losses on the same test documents); columns:
     the shared facets, the control and, if given, the noise-free control
-    (:data:`CLEAN_CONTROL`); the paper's RCV1 Table 1 value beside the learners (other data:
-    shown, not compared).
+    (:data:`CLEAN_CONTROL`), the leaf-noise control (:data:`LEAF_NOISE_CONTROL`) and the
+    matched-rate leaf-noise control (:data:`MATCHED_LEAF_NOISE_CONTROL`); the
+    paper's RCV1 Table 1 value beside the learners (other data: shown, not compared).
     """
     from mlgeom.hierarchical.experiments import ALGORITHMS, EMPTY, PAPER_TABLE1, TRUNCATED
 
     cols = {}
-    for label, runs in _corpora(facets, control, clean_control).items():
+    corpora = _corpora(
+        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control
+    )
+    for label, runs in corpora.items():
         p = _largest(runs)
         cols[(label, "mean")] = p.mean()
         cols[(label, "std")] = p.std(ddof=1)
@@ -668,7 +847,14 @@ def tie_margin(runs: Any, share: float = 0.1) -> float:
 
 
 def record_benchmark_claims(
-    record: Any, facets: Any, control: Any, scale: str, *, clean_control: Any = None
+    record: Any,
+    facets: Any,
+    control: Any,
+    scale: str,
+    *,
+    clean_control: Any = None,
+    leaf_noise_control: Any = None,
+    matched_leaf_noise_control: Any = None,
 ) -> dict[str, float]:
     """Measure the claims ``hier.bench.*`` (issue 14) on the two runs of :func:`benchmark_protocol`.
 
@@ -681,8 +867,11 @@ def record_benchmark_claims(
     both corpora, whose H-loss the G-truncation increased), and the same two comparisons with
     the G-truncated flat learner in place of the flat one (same tie); then, if
     ``clean_control`` is given, the ties with the truncated flat learner on the noise-free
-    control (the noisy control's tie). Each result is also measured with the empty prediction
-    in place of the hierarchical learner.
+    control (the noisy control's tie); then, if ``leaf_noise_control`` is given, the ties of
+    each pair on the control with the noise on the leaves only, with the flat learner and then
+    with its truncation (the noisy control's tie); then the same on
+    ``matched_leaf_noise_control`` if given. Each result is also measured with the empty
+    prediction in place of the hierarchical learner.
 
     Parameters
     ----------
@@ -694,6 +883,11 @@ def record_benchmark_claims(
         The sizes and splits, stored with every result.
     clean_control : pandas.DataFrame, optional
         :func:`benchmark_protocol` on the control's documents with ``noise=0``.
+    leaf_noise_control : pandas.DataFrame, optional
+        :func:`benchmark_protocol` on the control's documents with ``noise_scope="leaves"``.
+    matched_leaf_noise_control : pandas.DataFrame, optional
+        The same at the leaf rate of :func:`matched_leaf_noise` (ids
+        ``hier.bench.matched-leaf-noise-control.*``).
 
     Returns
     -------
@@ -701,9 +895,10 @@ def record_benchmark_claims(
         ``tie`` (the control's margin), ``bayes_ratio`` and ``bayes_z``.
     """
     from mlgeom.hierarchical.experiments import EMPTY, LEMMA1_COLUMN, TRUNCATED
-    from mlgeom.stats import paired_interval
 
-    corpora = _corpora(facets, control, clean_control)
+    corpora = _corpora(
+        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control
+    )
     facets, control = corpora["shared facets"], corpora["control"]
     for label, runs in corpora.items():
         missing = [t for t in TRUNCATED.values() if t not in set(runs["algorithm"])]
@@ -722,18 +917,7 @@ def record_benchmark_claims(
     tie = tie_margin(control)
     for key, runs, refs in (("facets", facets, None),
                             ("control", control, {"tie": tie, "minus_tie": -tie})):  # fmt: skip
-        per = _largest(runs)
-        n = len(per)
-        for h, f in PAIRS:
-            short = f"{h.lower().replace('-', '')}"
-            verb = "below" if key == "facets" else "ties"
-            cid = f"hier.bench.{key}.{short}-{verb}-{f.lower()}"
-            iv = paired_interval(per[h], per[f])
-            biv = paired_interval(per[EMPTY], per[f])
-            record.measure(
-                cid, iv.estimate, interval=iv, seeds=n, scale=scale, refs=refs,
-                baseline=biv.estimate, baseline_interval=biv,
-            )  # fmt: skip
+        _measure_pairs(record, key, runs, refs, scale, truncated=False)
     violations = sum(int(r.loc[r["algorithm"].isin(TRUNCATED.values()), LEMMA1_COLUMN].sum())
                      for r in (facets, control))  # fmt: skip
     record.measure("hier.bench.truncation.lemma1", violations)
@@ -741,41 +925,63 @@ def record_benchmark_claims(
     if clean_control is not None:
         trunc.append(("clean-control", corpora[CLEAN_CONTROL], {"tie": tie, "minus_tie": -tie}))
     for key, runs, refs in trunc:
-        per = _largest(runs)
-        n = len(per)
-        for h, f in PAIRS:
-            verb = "below" if key == "facets" else "ties"
-            cid = f"hier.bench.{key}.{h.lower().replace('-', '')}-{verb}-{f.lower()}-truncated"
-            iv = paired_interval(per[h], per[TRUNCATED[f]])
-            biv = paired_interval(per[EMPTY], per[TRUNCATED[f]])
-            record.measure(
-                cid, iv.estimate, interval=iv, seeds=n, scale=scale, refs=refs,
-                baseline=biv.estimate, baseline_interval=biv,
-            )  # fmt: skip
+        _measure_pairs(record, key, runs, refs, scale, truncated=True)
+    for key, label in (("leaf-noise-control", LEAF_NOISE_CONTROL),
+                       ("matched-leaf-noise-control", MATCHED_LEAF_NOISE_CONTROL)):  # fmt: skip
+        if label not in corpora:
+            continue
+        for truncated in (False, True):
+            _measure_pairs(record, key, corpora[label], {"tie": tie, "minus_tie": -tie},
+                           scale, truncated=truncated)  # fmt: skip
     return {"tie": tie, "bayes_ratio": ratio, "bayes_z": z}
 
 
-def plot_learning_curves(axes: Any, facets: Any, control: Any, clean_control: Any = None) -> None:
+def _measure_pairs(
+    record: Any, key: str, runs: pd.DataFrame, refs: Any, scale: str, *, truncated: bool
+) -> None:
+    """Measure ``hier.bench.<key>.<pair>[-truncated]`` for the three pairs, empty baseline."""
+    from mlgeom.hierarchical.experiments import EMPTY, TRUNCATED
+    from mlgeom.stats import paired_interval
+
+    per = _largest(runs)
+    n = len(per)
+    for h, f in PAIRS:
+        verb = "below" if key == "facets" else "ties"
+        cid = f"hier.bench.{key}.{h.lower().replace('-', '')}-{verb}-{f.lower()}"
+        flat = TRUNCATED[f] if truncated else f
+        cid += "-truncated" if truncated else ""
+        iv = paired_interval(per[h], per[flat])
+        biv = paired_interval(per[EMPTY], per[flat])
+        record.measure(
+            cid, iv.estimate, interval=iv, seeds=n, scale=scale, refs=refs,
+            baseline=biv.estimate, baseline_interval=biv,
+        )  # fmt: skip
+
+
+def plot_learning_curves(
+    axes: Any, facets: Any, control: Any, clean_control: Any = None, leaf_noise_control: Any = None
+) -> None:
     """Uniform H-loss against training size, one panel per corpus (mean ± 95% interval).
 
     The six learners (hierarchical solid, flat dashed, one colour per pair), the
     :math:`G`-truncated flat learners (dotted, crosses) where the runs hold them, and the exact
     expected H-loss of the empty and Bayes-optimal predictions as horizontal grey references.
-    With ``clean_control`` (the noise-free control of :func:`benchmark_differences`) a third
-    panel shows it; ``axes`` then holds 3 axes, otherwise 2.
+    With ``clean_control`` (the noise-free control of :func:`benchmark_differences`) and
+    ``leaf_noise_control`` (the control with the noise on the leaves only) a panel shows each;
+    ``axes`` holds one axis per panel (2 to 4; a grid is flattened). The panels share one
+    y range that contains every curve and reference line (the noise-free control's Bayes
+    H-loss is 0).
     """
     from mlgeom.hierarchical.experiments import EMPTY, TRUNCATED
     from mlgeom.stats import mean_interval
 
-    ax_list = np.atleast_1d(axes)
-    panels = [("shared facets", facets), ("control", control)]
-    if clean_control is not None:
-        panels.append((CLEAN_CONTROL, clean_control))
+    ax_list = np.atleast_1d(axes).ravel()
+    panels = list(_corpora(facets, control, clean_control, leaf_noise_control).items())
     if ax_list.size != len(panels):
         raise ValueError(f"axes must hold {len(panels)} axes; got {ax_list.size}")
     colours = ("C0", "C1", "C2")
+    lo, hi = np.inf, -np.inf  # the y range of every panel's curves and reference lines
     for ax, (label, runs) in zip(ax_list, panels, strict=True):
-        runs = _check_runs(runs, label)
         sizes = np.sort(runs["size"].unique())
         for (h, f), col in zip(PAIRS, colours, strict=True):
             for alg, ls, mk in ((h, "-", "o"), (f, "--", "o"), (TRUNCATED[f], ":", "x")):
@@ -787,9 +993,11 @@ def plot_learning_curves(axes: Any, facets: Any, control: Any, clean_control: An
                 err = np.array([[iv.estimate - iv.low for iv in ivs],
                                 [iv.high - iv.estimate for iv in ivs]])  # fmt: skip
                 ax.errorbar(sizes, m, yerr=err, ls=ls, marker=mk, ms=3, color=col, label=alg)
+                lo, hi = min(lo, float((m - err[0]).min())), max(hi, float((m + err[1]).max()))
         for name, ls in ((EMPTY, ":"), (BAYES, "-.")):
             e = runs.loc[runs["algorithm"] == name, "expected H-loss"].mean()
             ax.axhline(e, color="0.4", ls=ls, lw=1, label=f"{name} (exact)")
+            lo, hi = min(lo, float(e)), max(hi, float(e))
         ax.set_xscale("log")
         ax.set_xticks(sizes, [f"{z:,}" for z in sizes])
         ax.minorticks_off()
@@ -797,5 +1005,8 @@ def plot_learning_curves(axes: Any, facets: Any, control: Any, clean_control: An
         ax.set_title(label)
     for ax in ax_list[1:]:
         ax.sharey(ax_list[0])
-    ax_list[0].set_ylabel("test uniform H-loss")
+    pad = 0.04 * (hi - lo) if hi > lo else 0.1
+    ax_list[0].set_ylim(lo - pad, hi + pad)
+    for ax in ax_list[:: 2 if ax_list.size == 4 else ax_list.size]:
+        ax.set_ylabel("test uniform H-loss")
     ax_list[0].legend(fontsize="small", ncol=2)

@@ -11,7 +11,10 @@ rebuilt, and reads it back with checksums:
   :math:`\log(1+\mathrm{TF})\log(\mathrm{IDF})` vectors with its ancestor-closed labels
   (:func:`load_rcv1_sample`), and its label statistics (:func:`rcv1_label_stats`);
 * the N05.715 ("Quality of Health Care") part of the 444-record OHSUMED sample, the same way
-  (:func:`load_ohsumed_sample`).
+  (:func:`load_ohsumed_sample`);
+* at the ``paper`` profile, the full corpus where ``$MLGEOM_DATA`` has it and otherwise the
+  sample with a one-line note of what is missing (:func:`corpus_for_profile`), so that the
+  paper profile runs through on a machine without the corpora.
 
 Every shipped file is listed with its SHA-256 in ``data/manifest.json`` (dataset
 ``hierarchical-derived``) and in ``data/hierarchical/README.md``; the loaders verify them with
@@ -35,16 +38,18 @@ import os
 import re
 import sys
 import zipfile
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
 
 from mlgeom.book.data import DataError, Dataset, load_manifest, require, sha256
 from mlgeom.book.paths import project_root
+from mlgeom.book.profiles import check_profile
 from mlgeom.hierarchical.corpus import HierarchicalCorpus, label_statistics
 from mlgeom.hierarchical.ohsumed import ohsumed_corpus, read_mtrees, read_sample_folder
 from mlgeom.hierarchical.taxonomy import Taxonomy
@@ -54,6 +59,7 @@ __all__ = [
     "DATASET",
     "FILES",
     "build",
+    "corpus_for_profile",
     "load_ohsumed_sample",
     "load_rcv1_sample",
     "rcv1_label_stats",
@@ -150,6 +156,53 @@ def _corpus_from_npz(
     )
     # stored in float32: re-normalise in float64 (deterministic)
     return HierarchicalCorpus(normalize_rows(X), V, taxonomy, name, arrays["doc_ids"], provenance)
+
+
+_C = TypeVar("_C")
+
+
+def corpus_for_profile(
+    profile: str, load: Callable[[], _C], sample: Callable[[], _C], name: str
+) -> tuple[_C, str | None]:
+    """Return the paper's corpus at the ``paper`` profile if present, else the shipped sample.
+
+    At the ``smoke`` and ``book`` profiles ``load`` is never called. At ``paper`` it is; when
+    it raises :class:`mlgeom.book.data.DataError` (files missing under ``$MLGEOM_DATA`` or
+    unusable), the sample is returned with a one-line note: the loader's message (what is
+    missing and how to get it) and that this corpus's cells run on the sample instead, so
+    its claims are measured at the sample's scale, as their ``scale`` then says. Any other
+    error propagates.
+
+    Parameters
+    ----------
+    profile : {"smoke", "book", "paper"}
+        The notebook's profile.
+    load : callable
+        Loads the full corpus (e.g. :func:`mlgeom.hierarchical.load_rcv1`).
+    sample : callable
+        Loads the shipped sample (e.g. :func:`load_rcv1_sample`).
+    name : str
+        The corpus's name in the note.
+
+    Returns
+    -------
+    corpus : object
+        What ``load`` or ``sample`` returned.
+    note : str or None
+        The one-line note when the full corpus was wanted and missing, else None.
+    """
+    profile = check_profile(profile)
+    if not callable(load) or not callable(sample):
+        raise ValueError(f"load and sample must be callables; got {load!r} and {sample!r}")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be a non-empty string; got {name!r}")
+    if profile != "paper":
+        return sample(), None
+    try:
+        return load(), None
+    except DataError as exc:
+        msg = " ".join(str(exc).split())
+        return sample(), f"{name} skipped, the shipped sample runs instead: {msg}"
 
 
 def load_rcv1_sample() -> HierarchicalCorpus:
