@@ -393,6 +393,20 @@ def declare(reg: dict) -> None:
         seed=SEED,
         n_candidates=Int(1),
     )
+    reg[pre + "separation_margin"] = fn(
+        MS.separation_margin,
+        {"S": [[1.0, 0.0], [0.0, 1.0]], "n_refine": 1, "h0": [1.0, 0.0], "scale": 0.5},
+        S=Array(),
+        n_refine=Int(0),
+        h0=Array(),
+        scale=Real(0.0, low_open=True, optional=True),
+    )
+    reg[pre + "appendix_f_invariants"] = fn(
+        MS.appendix_f_invariants,
+        {"P": [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]], "labels": [0, 1, 0]},
+        P=Array(),
+        labels=Array(),
+    )
     wQ = {"w": [1.0, 0.0], "Q": [[0.6, 0.8], [-0.6, 0.8], [0.1, -0.9]]}
     reg[pre + "run_binary"] = fn(
         MS.run_binary,

@@ -21,6 +21,8 @@ uniform guessing                                  :mod:`.baselines`
 Section 1.2, Theorem 8: an adaptive adversary     :mod:`.adversary`
 worst cases of Lemma E.2 and Claim 28             :mod:`.worst_case`
 Lemma F.1: spherical caps at the worst case       :mod:`.sphere_caps`
+Appendix F, Theorem 33: strict separation of
+cones, the adversary's invariants (i)-(ii)      :mod:`.separation`
 speed benchmark (``make bench``)                  :mod:`.bench` (not imported here)
 ================================================  =============================================
 """
@@ -99,6 +101,7 @@ __getattr__, __dir__, __all__ = attach(
             "scale_loss_bound",
             "threshold",
         ],
+        "separation": ["appendix_f_invariants", "separation_margin"],
         "sweeps": [
             "ADVERSARY_LEARNERS",
             "SEPARATING_LEARNERS",

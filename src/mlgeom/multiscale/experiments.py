@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import linprog, nnls
+from scipy.optimize import nnls
 
 from mlgeom._validation import (
     check_in,
@@ -27,6 +27,7 @@ from mlgeom.algorithms.multiclass_perceptron import MulticlassPerceptron, Online
 from mlgeom.multiscale import kernel_maps as km
 from mlgeom.multiscale.losses import nn_loss, similarity
 from mlgeom.multiscale.partition_learners import HyperplaneLearner, MulticlassLearner
+from mlgeom.multiscale.separation import appendix_f_invariants, separation_margin
 from mlgeom.random import as_generator
 
 __all__ = [
@@ -179,17 +180,23 @@ def run_multiclass(X, Q, *, kind="inner", p=2.0, seed=None, perceptron=True):
     }
 
 
+DEGENERATE_MARGIN = 1e-13
+
+
 def appendix_f_stream(T: int, d: int, seed=None, n_candidates: int = 200):
     """Generate the Appendix F adversary: sphere points on a separating hyperplane, ε-apart.
 
     ``ε = T^{-1/(d−2)}``; ``x_1 = e_1`` (label 1), ``x_2 = −e_1`` (label 2); each later point lies
     on ``{H = 0} ∩ S^{d−1}`` for a hyperplane ``H`` through 0 strictly separating the labelled
-    cones (found by LP: ``⟨h, a⟩ >= 1`` on label 1, ``<= −1`` on label 2), is at least ``ε`` from
-    all earlier points when one of ``n_candidates`` random candidates is (else the farthest
-    candidate), and gets a uniform random label.
+    cones (Theorem 33; the max-margin separator of
+    :func:`~mlgeom.multiscale.separation.separation_margin`, whose margin is recomputed on the
+    points), is at least ``ε`` from all earlier points when one of ``n_candidates`` random
+    candidates is (else the farthest candidate), and gets a uniform random label.
 
     Returns ``(P, labels, eps, min_sep, min_margin, n_degenerate)``: ``n_degenerate`` counts
-    rounds whose separating LP margin fell below ``1e-10`` (the previous separator is kept).
+    rounds whose certified separation margin was at most :data:`DEGENERATE_MARGIN` (``1e-13``,
+    the rounding of ``⟨h, x⟩``): no strict separator is known in double precision, and the
+    previous separator is kept, so invariant (i) of Appendix F may be lost from then on.
     """
     T, d = check_positive_int(T, "T", minimum=3), check_positive_int(d, "d", minimum=3)
     n_candidates = check_positive_int(n_candidates, "n_candidates")
@@ -198,23 +205,16 @@ def appendix_f_stream(T: int, d: int, seed=None, n_candidates: int = 200):
     P = [np.eye(d)[0], -np.eye(d)[0]]
     lab = [0, 1]
     min_sep, min_margin, n_degenerate = 2.0, 1.0, 0
-    h = np.eye(d)[0]
+    h, h_margin = np.eye(d)[0], 1.0
     for _ in range(T - 2):
-        S = np.array(P) * np.where(np.array(lab) == 0, -1.0, 1.0)[:, None]
-        # max s  s.t.  ⟨h, a⟩ >= s (label 1), ⟨h, b⟩ <= −s (label 2), ‖h‖_∞ <= 1
-        A_ub = np.hstack([S, np.ones((len(P), 1))])
-        res = linprog(
-            np.append(np.zeros(d), -1.0),
-            A_ub=A_ub,
-            b_ub=np.zeros(len(P)),
-            bounds=[(-1, 1)] * d + [(None, 1)],
-            method="highs",
-        )
-        if res.status == 0 and res.x[-1] > 1e-10:
-            h = res.x[:d] / np.linalg.norm(res.x[:d])
+        # ⟨h, a⟩ > 0 on label 1, ⟨h, b⟩ < 0 on label 2: the rows signed by label
+        S = np.array(P) * np.where(np.array(lab) == 0, 1.0, -1.0)[:, None]
+        margin, h_new = separation_margin(S, h0=h, scale=h_margin)
+        if h_new is not None and margin > DEGENERATE_MARGIN:
+            h, h_margin = h_new, margin
         else:  # strict separation below double precision: keep the last separator
             n_degenerate += 1
-        min_margin = min(min_margin, float(res.x[-1]) if res.status == 0 else 0.0)
+        min_margin = min(min_margin, margin)
         C = rng.standard_normal((n_candidates, d))
         C -= np.outer(C @ h, h)
         C /= np.linalg.norm(C, axis=1, keepdims=True)
@@ -238,10 +238,13 @@ def run_appendix_f(T: int, d: int, seed=None):
     """Run Theorem 8's learner on the Appendix F stream.
 
     The loss of a mistake is the distance to the convex hull of the predicted label's points
-    (the final regions ``R_i = conv``, Section 2.1).
+    (the final regions ``R_i = conv``, Section 2.1). ``invariants`` holds the certified margins
+    of invariants (i) and (ii) after every round
+    (:func:`~mlgeom.multiscale.separation.appendix_f_invariants`).
     """
     rng = as_generator(seed)
     P, lab, eps, min_sep, min_margin, n_deg = appendix_f_stream(T, d, rng)
+    inv = appendix_f_invariants(P, lab)
     learner = HyperplaneLearner(d, seed=rng)
     loss = np.zeros(T)
     for t in range(T):
@@ -256,6 +259,7 @@ def run_appendix_f(T: int, d: int, seed=None):
         "min_sep": min_sep,
         "min_margin": min_margin,
         "n_degenerate": n_deg,
+        "invariants": inv,
     }
 
 

@@ -392,11 +392,31 @@ def multi_sweep(configs, T: int, d: int, seeds) -> pd.DataFrame:
 def _convex_task(args) -> dict:
     T, d, j, rng = args
     r = ex.run_appendix_f(T, d, rng)
-    return {"T": T, "seed": j, "total_loss": r["cumloss"][-1], "degenerate": r["n_degenerate"]}
+    inv = r["invariants"]
+    ok = inv["sep"] > ex.DEGENERATE_MARGIN
+    lost = inv["t"][~ok]
+    # geometric shrinkage of the certified margin: log10 slope per round over the certified rounds
+    rate = np.polyfit(inv["t"][ok], np.log10(inv["sep"][ok]), 1)[0] if ok.sum() > 1 else np.nan
+    return {
+        "T": T,
+        "seed": j,
+        "total_loss": r["cumloss"][-1],
+        "degenerate": r["n_degenerate"],
+        "invariant_i": float(inv["sep"].min()),
+        "invariant_ii": float(inv["pointed"].min()),
+        "lost_at": int(lost[0]) if lost.size else 0,
+        "decades_per_round": float(rate),
+    }
 
 
 def convex_sweep(Ts, d: int, seeds_by_T) -> pd.DataFrame:
-    """Total loss of Theorem 8's learner against the Appendix F adversary, per ``T`` and seed."""
+    """Total loss of Theorem 8's learner against the Appendix F adversary, per ``T`` and seed.
+
+    Also the smallest certified margins of Appendix F's invariants (i) and (ii) over the run's
+    rounds (``invariant_i``, ``invariant_ii``), the first round at which (i) is no longer
+    certified (``lost_at``, ``0`` if never) and the fitted shrinkage of (i)'s margin over the
+    certified rounds (``decades_per_round``, the slope of ``log10`` margin against the round).
+    """
     Ts = [int(T) for T in check_int_vector(Ts, "Ts", minimum=3)]
     d = check_positive_int(d, "d", minimum=3)
     _one_list_per(seeds_by_T, "seeds_by_T", len(Ts), "T")
