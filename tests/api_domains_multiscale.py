@@ -401,6 +401,35 @@ def declare(reg: dict) -> None:
         h0=Array(),
         scale=Real(0.0, low_open=True, optional=True),
     )
+    sq = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+    reg[pre + "strip_fraction"] = fn(
+        MS.strip_fraction,
+        {"V": sq, "a": 0.2, "eps": 0.3},
+        V=Array(),
+        a=Real(),
+        eps=Real(0.0, low_open=True),
+    )
+    reg[pre + "worst_strip_fraction"] = fn(
+        MS.worst_strip_fraction,
+        {"V": sq, "eps": 0.3, "n_grid": 3},
+        V=Array(),
+        eps=Real(0.0, low_open=True),
+        n_grid=Int(2),
+    )
+    reg[pre + "cone_strip_fraction"] = fn(
+        MS.cone_strip_fraction, {"d": 2, "ratio": 0.1}, d=Int(1), ratio=Real(0.0, 1.0)
+    )
+    reg[pre + "lemma_e4_slack"] = fn(MS.lemma_e4_slack, {"d": 2}, d=Int(2, maximum=3))
+    reg[pre + "lemma_e4_probe"] = fn(
+        MS.lemma_e4_probe,
+        {"d": 2, "seed": 0, "n_restarts": 1, "n_steps": 1, "n_vertices": 3, "family": "all"},
+        d=Int(2, maximum=3),
+        seed=SEED,
+        n_restarts=Int(1),
+        n_steps=Int(0),
+        n_vertices=Int(3),
+        family=Choice(("all", "cone", "random")),
+    )
     reg[pre + "appendix_f_invariants"] = fn(
         MS.appendix_f_invariants,
         {"P": [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]], "labels": [0, 1, 0]},

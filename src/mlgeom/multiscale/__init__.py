@@ -23,6 +23,7 @@ worst cases of Lemma E.2 and Claim 28             :mod:`.worst_case`
 Lemma F.1: spherical caps at the worst case       :mod:`.sphere_caps`
 Appendix F, Theorem 33: strict separation of
 cones, the adversary's invariants (i)-(ii)      :mod:`.separation`
+Lemma E.4: the share of a polytope in a strip     :mod:`.strip_volume`
 speed benchmark (``make bench``)                  :mod:`.bench` (not imported here)
 ================================================  =============================================
 """
@@ -102,6 +103,13 @@ __getattr__, __dir__, __all__ = attach(
             "threshold",
         ],
         "separation": ["appendix_f_invariants", "separation_margin"],
+        "strip_volume": [
+            "cone_strip_fraction",
+            "lemma_e4_probe",
+            "lemma_e4_slack",
+            "strip_fraction",
+            "worst_strip_fraction",
+        ],
         "sweeps": [
             "ADVERSARY_LEARNERS",
             "SEPARATING_LEARNERS",
