@@ -385,6 +385,15 @@ def declare(reg: dict) -> None:
         seed=SEED,
         beta=Real(),
     )
+    reg[pre + "margin_nn_stream"] = fn(
+        MS.margin_nn_stream,
+        {"T": 2, "k": 2, "d": 2, "gamma": 0.1, "seed": 0},
+        T=Int(1),
+        k=Int(2),
+        d=Int(2),
+        gamma=Real(0.0, 0.25, low_open=True),
+        seed=SEED,
+    )
     reg[pre + "appendix_f_stream"] = fn(
         MS.appendix_f_stream,
         {"T": 4, "d": 3, "seed": 0, "n_candidates": 5},
@@ -645,6 +654,15 @@ def declare(reg: dict) -> None:
         T=Int(2),
         d=Int(2),
         seeds=Skip("a list (one per run) of lists of numpy.random.Generator, one per config"),
+    )
+    reg[pre + "thm17_sweep"] = fn(
+        _in_process(MS.thm17_sweep),
+        lambda: {"ks": [2], "gammas": [0.1], "T": 2, "d": 2, "seeds": [[_rng()]]},
+        ks=Array(),
+        gammas=Array(),
+        T=Int(1),
+        d=Int(2),
+        seeds=Skip("a list (one per run) of lists of numpy.random.Generator, one per (k, γ)"),
     )
     reg[pre + "convex_sweep"] = fn(
         MS.convex_sweep,

@@ -61,6 +61,7 @@ __getattr__, __dir__, __all__ = attach(
         "experiments": [
             "appendix_f_stream",
             "boundary_stream",
+            "margin_nn_stream",
             "margin_stream",
             "nn_stream",
             "run_appendix_f",
@@ -119,6 +120,7 @@ __getattr__, __dir__, __all__ = attach(
             "dims_sweep",
             "late_slope",
             "margin_sweep",
+            "thm17_sweep",
             "mixed_margin_stream",
             "multi_sweep",
             "multiscale_runs",

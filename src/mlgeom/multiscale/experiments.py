@@ -110,6 +110,47 @@ def nn_stream(T: int, k: int, d: int, seed=None, beta: float = 0.5):
     return X, Q
 
 
+def margin_nn_stream(T: int, k: int, d: int, gamma: float, seed=None):
+    """``k`` centres (norm 1/2) and queries whose every wrong label costs ``>= γ`` (Theorem 17).
+
+    With the inner-product similarity the loss of predicting ``j`` on a query of true label
+    ``r`` is ``⟨q, x_r − x_j⟩``; Theorem 17 assumes every query is ``γ`` away from the regions
+    it is not in, read here as ``min_{j ≠ r} ⟨q, x_r − x_j⟩ >= γ`` (the ``k``-class form of
+    Theorem 16's ``|⟨q, x_1 − x_2⟩| >= γ``). Query ``t``: a random pair ``(i, j)``, a point on its
+    bisector ``⟨q, x_i − x_j⟩ = 0`` near the pair's midpoint, pushed off to the gap
+    ``±γ(1 + Exp)`` (capped at 1) along ``x_i − x_j``, rescaled into ``B_d``; redrawn until its
+    smallest gap to every other label is ``>= γ``.
+
+    Returns
+    -------
+    X : numpy.ndarray, shape (k, d)
+        The centres.
+    Q : numpy.ndarray, shape (T, d)
+        The queries, all with margin ``>= γ``.
+    """
+    T, k = check_positive_int(T, "T"), check_positive_int(k, "k", minimum=2)
+    d = check_positive_int(d, "d", minimum=2)
+    gamma = check_real(gamma, "gamma", low=0.0, high=0.25, low_inclusive=False)
+    rng = as_generator(seed)
+    X = np.array([unit(rng, d) / 2 for _ in range(k)])
+    Q = np.empty((T, d))
+    t = 0
+    while t < T:
+        i, j = rng.choice(k, size=2, replace=False)
+        diff = X[i] - X[j]
+        n2 = float(diff @ diff)
+        mid = (X[i] + X[j]) / 2 + 0.3 * _orth(rng, diff / math.sqrt(n2))
+        gap = min(gamma * (1.0 + rng.exponential()), 1.0) * rng.choice([-1.0, 1.0])
+        q = mid + gap * diff / n2
+        q /= max(1.0, float(np.linalg.norm(q)))
+        s = X @ q
+        r = int(np.argmax(s))
+        if np.delete(s[r] - s, r).min() >= gamma:
+            Q[t] = q
+            t += 1
+    return X, Q
+
+
 def run_binary(w, Q, *, seed=None, alpha=1.0, width_method="cone", perceptron=True):
     """Cumulative losses of Theorem 8's learner and the Perceptron on one ``k = 2`` stream.
 
