@@ -33,6 +33,7 @@ from mlgeom.random import as_generator
 __all__ = [
     "appendix_f_stream",
     "boundary_stream",
+    "margin_nn_stream",
     "margin_stream",
     "nn_stream",
     "run_appendix_f",

@@ -77,6 +77,7 @@ __all__ = [
     "multiscale_runs",
     "sampler_runs",
     "separating_sweep",
+    "thm17_sweep",
 ]
 
 
