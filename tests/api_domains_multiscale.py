@@ -385,6 +385,15 @@ def declare(reg: dict) -> None:
         seed=SEED,
         beta=Real(),
     )
+    reg[pre + "margin_nn_stream"] = fn(
+        MS.margin_nn_stream,
+        {"T": 2, "k": 2, "d": 2, "gamma": 0.1, "seed": 0},
+        T=Int(1),
+        k=Int(2),
+        d=Int(2),
+        gamma=Real(0.0, 0.25, low_open=True),
+        seed=SEED,
+    )
     reg[pre + "appendix_f_stream"] = fn(
         MS.appendix_f_stream,
         {"T": 4, "d": 3, "seed": 0, "n_candidates": 5},
@@ -392,6 +401,49 @@ def declare(reg: dict) -> None:
         d=Int(3),
         seed=SEED,
         n_candidates=Int(1),
+    )
+    reg[pre + "separation_margin"] = fn(
+        MS.separation_margin,
+        {"S": [[1.0, 0.0], [0.0, 1.0]], "n_refine": 1, "h0": [1.0, 0.0], "scale": 0.5},
+        S=Array(),
+        n_refine=Int(0),
+        h0=Array(),
+        scale=Real(0.0, low_open=True, optional=True),
+    )
+    sq = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+    reg[pre + "strip_fraction"] = fn(
+        MS.strip_fraction,
+        {"V": sq, "a": 0.2, "eps": 0.3},
+        V=Array(),
+        a=Real(),
+        eps=Real(0.0, low_open=True),
+    )
+    reg[pre + "worst_strip_fraction"] = fn(
+        MS.worst_strip_fraction,
+        {"V": sq, "eps": 0.3, "n_grid": 3},
+        V=Array(),
+        eps=Real(0.0, low_open=True),
+        n_grid=Int(2),
+    )
+    reg[pre + "cone_strip_fraction"] = fn(
+        MS.cone_strip_fraction, {"d": 2, "ratio": 0.1}, d=Int(1), ratio=Real(0.0, 1.0)
+    )
+    reg[pre + "lemma_e4_slack"] = fn(MS.lemma_e4_slack, {"d": 2}, d=Int(2, maximum=3))
+    reg[pre + "lemma_e4_probe"] = fn(
+        MS.lemma_e4_probe,
+        {"d": 2, "seed": 0, "n_restarts": 1, "n_steps": 1, "n_vertices": 3, "family": "all"},
+        d=Int(2, maximum=3),
+        seed=SEED,
+        n_restarts=Int(1),
+        n_steps=Int(0),
+        n_vertices=Int(3),
+        family=Choice(("all", "cone", "random")),
+    )
+    reg[pre + "appendix_f_invariants"] = fn(
+        MS.appendix_f_invariants,
+        {"P": [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]], "labels": [0, 1, 0]},
+        P=Array(),
+        labels=Array(),
     )
     wQ = {"w": [1.0, 0.0], "Q": [[0.6, 0.8], [-0.6, 0.8], [0.1, -0.9]]}
     reg[pre + "run_binary"] = fn(
@@ -602,6 +654,15 @@ def declare(reg: dict) -> None:
         T=Int(2),
         d=Int(2),
         seeds=Skip("a list (one per run) of lists of numpy.random.Generator, one per config"),
+    )
+    reg[pre + "thm17_sweep"] = fn(
+        _in_process(MS.thm17_sweep),
+        lambda: {"ks": [2], "gammas": [0.1], "T": 2, "d": 2, "seeds": [[_rng()]]},
+        ks=Array(),
+        gammas=Array(),
+        T=Int(1),
+        d=Int(2),
+        seeds=Skip("a list (one per run) of lists of numpy.random.Generator, one per (k, γ)"),
     )
     reg[pre + "convex_sweep"] = fn(
         MS.convex_sweep,

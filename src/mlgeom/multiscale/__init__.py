@@ -21,6 +21,9 @@ uniform guessing                                  :mod:`.baselines`
 Section 1.2, Theorem 8: an adaptive adversary     :mod:`.adversary`
 worst cases of Lemma E.2 and Claim 28             :mod:`.worst_case`
 Lemma F.1: spherical caps at the worst case       :mod:`.sphere_caps`
+Appendix F, Theorem 33: strict separation of
+cones, the adversary's invariants (i)-(ii)      :mod:`.separation`
+Lemma E.4: the share of a polytope in a strip     :mod:`.strip_volume`
 speed benchmark (``make bench``)                  :mod:`.bench` (not imported here)
 ================================================  =============================================
 """
@@ -58,6 +61,7 @@ __getattr__, __dir__, __all__ = attach(
         "experiments": [
             "appendix_f_stream",
             "boundary_stream",
+            "margin_nn_stream",
             "margin_stream",
             "nn_stream",
             "run_appendix_f",
@@ -99,6 +103,14 @@ __getattr__, __dir__, __all__ = attach(
             "scale_loss_bound",
             "threshold",
         ],
+        "separation": ["appendix_f_invariants", "separation_margin"],
+        "strip_volume": [
+            "cone_strip_fraction",
+            "lemma_e4_probe",
+            "lemma_e4_slack",
+            "strip_fraction",
+            "worst_strip_fraction",
+        ],
         "sweeps": [
             "ADVERSARY_LEARNERS",
             "SEPARATING_LEARNERS",
@@ -108,6 +120,7 @@ __getattr__, __dir__, __all__ = attach(
             "dims_sweep",
             "late_slope",
             "margin_sweep",
+            "thm17_sweep",
             "mixed_margin_stream",
             "multi_sweep",
             "multiscale_runs",

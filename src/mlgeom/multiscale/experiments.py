@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import linprog, nnls
+from scipy.optimize import nnls
 
 from mlgeom._validation import (
     check_in,
@@ -27,11 +27,13 @@ from mlgeom.algorithms.multiclass_perceptron import MulticlassPerceptron, Online
 from mlgeom.multiscale import kernel_maps as km
 from mlgeom.multiscale.losses import nn_loss, similarity
 from mlgeom.multiscale.partition_learners import HyperplaneLearner, MulticlassLearner
+from mlgeom.multiscale.separation import appendix_f_invariants, separation_margin
 from mlgeom.random import as_generator
 
 __all__ = [
     "appendix_f_stream",
     "boundary_stream",
+    "margin_nn_stream",
     "margin_stream",
     "nn_stream",
     "run_appendix_f",
@@ -109,6 +111,47 @@ def nn_stream(T: int, k: int, d: int, seed=None, beta: float = 0.5):
     return X, Q
 
 
+def margin_nn_stream(T: int, k: int, d: int, gamma: float, seed=None):
+    """``k`` centres (norm 1/2) and queries whose every wrong label costs ``>= γ`` (Theorem 17).
+
+    With the inner-product similarity the loss of predicting ``j`` on a query of true label
+    ``r`` is ``⟨q, x_r − x_j⟩``; Theorem 17 assumes every query is ``γ`` away from the regions
+    it is not in, read here as ``min_{j ≠ r} ⟨q, x_r − x_j⟩ >= γ`` (the ``k``-class form of
+    Theorem 16's ``|⟨q, x_1 − x_2⟩| >= γ``). Query ``t``: a random pair ``(i, j)``, a point on its
+    bisector ``⟨q, x_i − x_j⟩ = 0`` near the pair's midpoint, pushed off to the gap
+    ``±γ(1 + Exp)`` (capped at 1) along ``x_i − x_j``, rescaled into ``B_d``; redrawn until its
+    smallest gap to every other label is ``>= γ``.
+
+    Returns
+    -------
+    X : numpy.ndarray, shape (k, d)
+        The centres.
+    Q : numpy.ndarray, shape (T, d)
+        The queries, all with margin ``>= γ``.
+    """
+    T, k = check_positive_int(T, "T"), check_positive_int(k, "k", minimum=2)
+    d = check_positive_int(d, "d", minimum=2)
+    gamma = check_real(gamma, "gamma", low=0.0, high=0.25, low_inclusive=False)
+    rng = as_generator(seed)
+    X = np.array([unit(rng, d) / 2 for _ in range(k)])
+    Q = np.empty((T, d))
+    t = 0
+    while t < T:
+        i, j = rng.choice(k, size=2, replace=False)
+        diff = X[i] - X[j]
+        n2 = float(diff @ diff)
+        mid = (X[i] + X[j]) / 2 + 0.3 * _orth(rng, diff / math.sqrt(n2))
+        gap = min(gamma * (1.0 + rng.exponential()), 1.0) * rng.choice([-1.0, 1.0])
+        q = mid + gap * diff / n2
+        q /= max(1.0, float(np.linalg.norm(q)))
+        s = X @ q
+        r = int(np.argmax(s))
+        if np.delete(s[r] - s, r).min() >= gamma:
+            Q[t] = q
+            t += 1
+    return X, Q
+
+
 def run_binary(w, Q, *, seed=None, alpha=1.0, width_method="cone", perceptron=True):
     """Cumulative losses of Theorem 8's learner and the Perceptron on one ``k = 2`` stream.
 
@@ -179,17 +222,23 @@ def run_multiclass(X, Q, *, kind="inner", p=2.0, seed=None, perceptron=True):
     }
 
 
+DEGENERATE_MARGIN = 1e-13
+
+
 def appendix_f_stream(T: int, d: int, seed=None, n_candidates: int = 200):
     """Generate the Appendix F adversary: sphere points on a separating hyperplane, ε-apart.
 
     ``ε = T^{-1/(d−2)}``; ``x_1 = e_1`` (label 1), ``x_2 = −e_1`` (label 2); each later point lies
     on ``{H = 0} ∩ S^{d−1}`` for a hyperplane ``H`` through 0 strictly separating the labelled
-    cones (found by LP: ``⟨h, a⟩ >= 1`` on label 1, ``<= −1`` on label 2), is at least ``ε`` from
-    all earlier points when one of ``n_candidates`` random candidates is (else the farthest
-    candidate), and gets a uniform random label.
+    cones (Theorem 33; the max-margin separator of
+    :func:`~mlgeom.multiscale.separation.separation_margin`, whose margin is recomputed on the
+    points), is at least ``ε`` from all earlier points when one of ``n_candidates`` random
+    candidates is (else the farthest candidate), and gets a uniform random label.
 
     Returns ``(P, labels, eps, min_sep, min_margin, n_degenerate)``: ``n_degenerate`` counts
-    rounds whose separating LP margin fell below ``1e-10`` (the previous separator is kept).
+    rounds whose certified separation margin was at most :data:`DEGENERATE_MARGIN` (``1e-13``,
+    the rounding of ``⟨h, x⟩``): no strict separator is known in double precision, and the
+    previous separator is kept, so invariant (i) of Appendix F may be lost from then on.
     """
     T, d = check_positive_int(T, "T", minimum=3), check_positive_int(d, "d", minimum=3)
     n_candidates = check_positive_int(n_candidates, "n_candidates")
@@ -198,23 +247,16 @@ def appendix_f_stream(T: int, d: int, seed=None, n_candidates: int = 200):
     P = [np.eye(d)[0], -np.eye(d)[0]]
     lab = [0, 1]
     min_sep, min_margin, n_degenerate = 2.0, 1.0, 0
-    h = np.eye(d)[0]
+    h, h_margin = np.eye(d)[0], 1.0
     for _ in range(T - 2):
-        S = np.array(P) * np.where(np.array(lab) == 0, -1.0, 1.0)[:, None]
-        # max s  s.t.  ⟨h, a⟩ >= s (label 1), ⟨h, b⟩ <= −s (label 2), ‖h‖_∞ <= 1
-        A_ub = np.hstack([S, np.ones((len(P), 1))])
-        res = linprog(
-            np.append(np.zeros(d), -1.0),
-            A_ub=A_ub,
-            b_ub=np.zeros(len(P)),
-            bounds=[(-1, 1)] * d + [(None, 1)],
-            method="highs",
-        )
-        if res.status == 0 and res.x[-1] > 1e-10:
-            h = res.x[:d] / np.linalg.norm(res.x[:d])
+        # ⟨h, a⟩ > 0 on label 1, ⟨h, b⟩ < 0 on label 2: the rows signed by label
+        S = np.array(P) * np.where(np.array(lab) == 0, 1.0, -1.0)[:, None]
+        margin, h_new = separation_margin(S, h0=h, scale=h_margin)
+        if h_new is not None and margin > DEGENERATE_MARGIN:
+            h, h_margin = h_new, margin
         else:  # strict separation below double precision: keep the last separator
             n_degenerate += 1
-        min_margin = min(min_margin, float(res.x[-1]) if res.status == 0 else 0.0)
+        min_margin = min(min_margin, margin)
         C = rng.standard_normal((n_candidates, d))
         C -= np.outer(C @ h, h)
         C /= np.linalg.norm(C, axis=1, keepdims=True)
@@ -238,10 +280,13 @@ def run_appendix_f(T: int, d: int, seed=None):
     """Run Theorem 8's learner on the Appendix F stream.
 
     The loss of a mistake is the distance to the convex hull of the predicted label's points
-    (the final regions ``R_i = conv``, Section 2.1).
+    (the final regions ``R_i = conv``, Section 2.1). ``invariants`` holds the certified margins
+    of invariants (i) and (ii) after every round
+    (:func:`~mlgeom.multiscale.separation.appendix_f_invariants`).
     """
     rng = as_generator(seed)
     P, lab, eps, min_sep, min_margin, n_deg = appendix_f_stream(T, d, rng)
+    inv = appendix_f_invariants(P, lab)
     learner = HyperplaneLearner(d, seed=rng)
     loss = np.zeros(T)
     for t in range(T):
@@ -256,6 +301,7 @@ def run_appendix_f(T: int, d: int, seed=None):
         "min_sep": min_sep,
         "min_margin": min_margin,
         "n_degenerate": n_deg,
+        "invariants": inv,
     }
 
 

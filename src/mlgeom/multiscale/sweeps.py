@@ -13,6 +13,7 @@ paper's learner and its strawmen (:mod:`.baselines`, the Perceptron) on the same
   for several ``α`` (Theorem 14).
 * :func:`dims_sweep`: total loss against ``d`` (``Φ(B_d) ∝ d log d``, Lemma A.1).
 * :func:`margin_sweep`: mistakes against the margin ``γ`` (Theorem 16).
+* :func:`thm17_sweep`: mistakes of the ``k``-class learner against the margin ``γ`` (Theorem 17).
 * :func:`multi_sweep`: Theorem 11's ``k``-class learner and the multiclass Perceptron.
 * :func:`convex_sweep`: the Appendix F adversary (Theorem 4).
 * :func:`multiscale_runs`: Algorithm 2 (corrected and printed ``F_i``) and Theorem 13's learner.
@@ -76,6 +77,7 @@ __all__ = [
     "multiscale_runs",
     "sampler_runs",
     "separating_sweep",
+    "thm17_sweep",
 ]
 
 
@@ -351,6 +353,37 @@ def margin_sweep(gammas, T: int, d: int, seeds_by_gamma) -> pd.DataFrame:
     return pd.DataFrame(pmap(_margin_task, tasks, desc="Theorem 16: mistakes against γ"))
 
 
+def _thm17_task(args) -> dict:
+    k, g, T, d, j, rng = args
+    X, Q = ex.margin_nn_stream(T, k, d, g, rng)
+    r = ex.run_multiclass(X, Q, kind="inner", seed=rng)
+    # every wrong label costs >= γ > 0: a mistake is a round of positive loss
+    n_err = {
+        w: int(np.count_nonzero(np.diff(r[w], prepend=0.0) > 0)) for w in ("ours", "perceptron")
+    }
+    return {"k": k, "gamma": g, "seed": j, **n_err}
+
+
+def thm17_sweep(ks, gammas, T: int, d: int, seeds) -> pd.DataFrame:
+    """Mistakes of Theorem 2's ``k``-class learner and of the multiclass Perceptron (Theorem 17).
+
+    Every query of :func:`~mlgeom.multiscale.experiments.margin_nn_stream` has margin ``>= γ``;
+    one run per ``k``, ``γ`` and seed. ``seeds[j]`` is a list of generators, one per
+    ``(k, γ)`` in the order of ``itertools.product(ks, gammas)``.
+    """
+    ks = [int(k) for k in check_int_vector(ks, "ks", minimum=2)]
+    gammas = check_vector_in(gammas, "gammas", low=0.0, high=0.25, low_inclusive=False)
+    gammas = [float(g) for g in gammas]
+    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
+    configs = [(k, g) for k in ks for g in gammas]
+    for j, ss in enumerate(seeds):
+        _one_list_per(ss, f"seeds[{j}]", len(configs), "(k, gamma)")
+    tasks = [
+        (k, g, T, d, j, ss[c]) for j, ss in enumerate(seeds) for c, (k, g) in enumerate(configs)
+    ]
+    return pd.DataFrame(pmap(_thm17_task, tasks, desc="Theorem 17: mistakes against γ"))
+
+
 def _multi_task(args) -> dict:
     kind, p, k, T, d, j, rng = args
     X, Q = ex.nn_stream(T, k, d, rng)
@@ -392,11 +425,31 @@ def multi_sweep(configs, T: int, d: int, seeds) -> pd.DataFrame:
 def _convex_task(args) -> dict:
     T, d, j, rng = args
     r = ex.run_appendix_f(T, d, rng)
-    return {"T": T, "seed": j, "total_loss": r["cumloss"][-1], "degenerate": r["n_degenerate"]}
+    inv = r["invariants"]
+    ok = inv["sep"] > ex.DEGENERATE_MARGIN
+    lost = inv["t"][~ok]
+    # geometric shrinkage of the certified margin: log10 slope per round over the certified rounds
+    rate = np.polyfit(inv["t"][ok], np.log10(inv["sep"][ok]), 1)[0] if ok.sum() > 1 else np.nan
+    return {
+        "T": T,
+        "seed": j,
+        "total_loss": r["cumloss"][-1],
+        "degenerate": r["n_degenerate"],
+        "invariant_i": float(inv["sep"].min()),
+        "invariant_ii": float(inv["pointed"].min()),
+        "lost_at": int(lost[0]) if lost.size else 0,
+        "decades_per_round": float(rate),
+    }
 
 
 def convex_sweep(Ts, d: int, seeds_by_T) -> pd.DataFrame:
-    """Total loss of Theorem 8's learner against the Appendix F adversary, per ``T`` and seed."""
+    """Total loss of Theorem 8's learner against the Appendix F adversary, per ``T`` and seed.
+
+    Also the smallest certified margins of Appendix F's invariants (i) and (ii) over the run's
+    rounds (``invariant_i``, ``invariant_ii``), the first round at which (i) is no longer
+    certified (``lost_at``, ``0`` if never) and the fitted shrinkage of (i)'s margin over the
+    certified rounds (``decades_per_round``, the slope of ``log10`` margin against the round).
+    """
     Ts = [int(T) for T in check_int_vector(Ts, "Ts", minimum=3)]
     d = check_positive_int(d, "d", minimum=3)
     _one_list_per(seeds_by_T, "seeds_by_T", len(Ts), "T")
