@@ -23,6 +23,7 @@ __all__ = [
     "check_multilabels",
     "check_array",
     "check_indices",
+    "check_last_axis",
     "check_unit_interval",
     "check_int_vector",
     "check_vector_in",
@@ -264,6 +265,21 @@ def check_array(x: Any, name: str, *, shape: tuple[int, ...]) -> np.ndarray:
         raise ValueError(f"{name} must be a numeric array; got {_describe(x)}") from exc
     if arr.shape != tuple(shape):
         raise ValueError(f"{name} must have shape {tuple(shape)}; got shape {arr.shape}")
+    _require(np.isfinite(arr), arr, name, "must be finite")
+    return arr
+
+
+def check_last_axis(x: Any, name: str) -> np.ndarray:
+    """Return ``x`` as a finite float64 array with a non-empty last axis, or raise ``ValueError``.
+
+    For functions that act row by row on ``(..., d)`` arrays (projections, sorting).
+    """
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a real array; got {x!r:.60}") from exc
+    if arr.ndim == 0 or arr.shape[-1] == 0:
+        raise ValueError(f"{name} must have a non-empty last axis; got shape {arr.shape}")
     _require(np.isfinite(arr), arr, name, "must be finite")
     return arr
 

@@ -43,7 +43,12 @@ from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_positive_int, check_real, check_unit_interval
+from mlgeom._validation import (
+    check_last_axis,
+    check_positive_int,
+    check_real,
+    check_unit_interval,
+)
 from mlgeom.fenchel_young.birkhoff import assignment, sinkhorn_log
 
 __all__ = [
@@ -104,15 +109,7 @@ def isotonic_decreasing(v: np.ndarray) -> np.ndarray:
     polytope :math:`\{1 \ge y_1 \ge \dots \ge y_d \ge 0\}` (clipping commutes with isotonic
     regression for box constraints).
     """
-    try:
-        arr = np.asarray(v, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"v must be a real array; got {v!r:.60}") from exc
-    if arr.ndim == 0 or arr.shape[-1] == 0:
-        raise ValueError(f"v must have a non-empty last axis; got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        at = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
-        raise ValueError(f"v must be finite; got {arr[at]} at index {at}")
+    arr = check_last_axis(v, "v")
     flat = arr.reshape(-1, arr.shape[-1])
     out = np.empty_like(flat)
     for r, row in enumerate(flat):

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_positive_int, check_real
+from mlgeom._validation import check_last_axis, check_positive_int, check_real
 from mlgeom.fenchel_young.birkhoff import birkhoff_von_neumann
 from mlgeom.fenchel_young.losses import _SparseMAP01, isotonic_decreasing
 from mlgeom.random import Seed, as_generator
@@ -79,15 +79,7 @@ def project_permutahedron(z: Any) -> np.ndarray:
     numpy.ndarray
         The projections, same shape.
     """
-    try:
-        arr = np.asarray(z, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"z must be a real array; got {z!r:.60}") from exc
-    if arr.ndim == 0 or arr.shape[-1] == 0:
-        raise ValueError(f"z must have a non-empty last axis; got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        at = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
-        raise ValueError(f"z must be finite; got {arr[at]} at index {at}")
+    arr = check_last_axis(z, "z")
     d = arr.shape[-1]
     order = np.argsort(-arr, axis=-1, kind="stable")
     zs = np.take_along_axis(arr, order, axis=-1)
