@@ -190,3 +190,18 @@ def test_pairs_are_ordered_by_distance_then_index():
     pairs = ConflictPairs.from_distances(D, y)
     order = np.lexsort((pairs.j, pairs.i, pairs.d))
     assert np.array_equal(order, np.arange(len(pairs.d)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_matching_cover_equals_the_python_loop(seed):
+    rng = np.random.default_rng(20 + seed)
+    n = int(rng.integers(1, 15))
+    E = rng.integers(0, n, size=(int(rng.integers(0, 40)), 2))  # self-loops and repeats included
+    matched = [False] * n
+    chosen = []
+    for t, (a, b) in enumerate(E.tolist()):
+        if a != b and not matched[a] and not matched[b]:
+            matched[a] = matched[b] = True
+            chosen.append(t)
+    M, cover = matching_cover(E, n)
+    assert np.array_equal(M, E[chosen].reshape(-1, 2)) and np.array_equal(cover, matched)

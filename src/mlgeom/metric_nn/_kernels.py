@@ -3,7 +3,8 @@ r"""Compiled loops of the conflict graph's greedy matching and cover pruning (Se
 The greedy maximal matching over the sorted bichromatic pairs and the pruning of its cover are
 sequential (each step depends on the vertices matched or dropped before it), so they run as
 numba loops: :func:`_greedy_matching` behind
-:meth:`mlgeom.metric_nn.vertex_cover.ConflictPairs.from_distances` and :func:`_prune` behind
+:meth:`mlgeom.metric_nn.vertex_cover.ConflictPairs.from_distances` and
+:func:`mlgeom.metric_nn.vertex_cover.matching_cover`, and :func:`_prune` behind
 :func:`mlgeom.metric_nn.vertex_cover.prune_cover`. Both return exactly what the per-edge Python
 loops they replace returned (the tests keep those loops as references).
 
@@ -21,7 +22,7 @@ __all__: list[str] = []
 
 @numba.njit(cache=True)
 def _greedy_matching(i, j, n):  # pragma: no cover - compiled
-    """Greedy maximal matching of the pairs ``(i[t], j[t])`` in order.
+    """Greedy maximal matching of the pairs ``(i[t], j[t])`` in order (self-loops skipped).
 
     Returns ``match_time`` (the position at which each vertex was matched, ``len(i)`` if never)
     and ``step`` (``step[t + 1] = 1`` iff pair ``t`` joined the matching).
@@ -34,7 +35,7 @@ def _greedy_matching(i, j, n):  # pragma: no cover - compiled
     for t in range(m):
         a = i[t]
         b = j[t]
-        if not matched[a] and not matched[b]:
+        if a != b and not matched[a] and not matched[b]:
             matched[a] = True
             matched[b] = True
             match_time[a] = t

@@ -152,13 +152,10 @@ def matching_cover(edges: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
     E = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     if E.size and (E.min() < 0 or E.max() >= n):
         raise ValueError(f"edges must index vertices 0..{n - 1}; got range [{E.min()}, {E.max()}]")
-    matched = [False] * n
-    chosen = []
-    for t, (a, b) in enumerate(E.tolist()):
-        if a != b and not matched[a] and not matched[b]:
-            matched[a] = matched[b] = True
-            chosen.append(t)
-    return E[chosen], np.asarray(matched, dtype=bool)
+    match_time, step = _greedy_matching(
+        np.ascontiguousarray(E[:, 0]), np.ascontiguousarray(E[:, 1]), n
+    )
+    return E[np.flatnonzero(step[1:])], match_time < len(E)
 
 
 def prune_cover(edges: Any, cover: Any) -> np.ndarray:
