@@ -87,7 +87,7 @@ def test_exact_halfplane_sweep_bounds_the_grid_and_reuses_its_samples():
     X = np.random.default_rng(4).normal(size=(120, 2))
     sizes = [5, 10, 20, 40, 80]
     grid = primer.halfplane_sample_sweep(X, sizes, 3, 16, seed=2)
-    exact = primer.halfplane_sample_sweep(X, sizes, 3, 16, seed=2, exact=True)
+    exact = primer.halfplane_sample_sweep(X, sizes, 3, seed=2, exact=True)
     fine = primer.halfplane_sample_sweep(X, sizes, 3, 4096, seed=2)
     for g, e, f in zip(grid, exact, fine, strict=True):
         assert np.all(e >= g - 1e-12) and np.all(e >= f - 1e-12)  # a grid is a lower bound
@@ -97,10 +97,15 @@ def test_exact_halfplane_sweep_bounds_the_grid_and_reuses_its_samples():
     idx = g.choice(120, 10, replace=False)
     sweep = discrepancy.HalfplaneSweep(X)
     assert exact[0][1, 2] == sweep.deviation(idx) and exact[1][1, 2] == sweep.net_gap(idx)
-    again = primer.halfplane_sample_sweep(X, sizes, 3, 16, seed=2, exact=True)
+    again = primer.halfplane_sample_sweep(X, sizes, 3, seed=2, exact=True)
     assert np.array_equal(again[0], exact[0]) and np.array_equal(again[1], exact[1])
     with pytest.raises(ValueError, match="exact must be a bool"):
         primer.halfplane_sample_sweep(X, sizes, 3, 16, seed=2, exact="yes")
+    # the grid size belongs to exact=False only: required there, refused with exact=True
+    with pytest.raises(ValueError, match="must be None with exact=True; got 16"):
+        primer.halfplane_sample_sweep(X, sizes, 3, 16, seed=2, exact=True)
+    with pytest.raises(ValueError, match="n_directions is required with exact=False"):
+        primer.halfplane_sample_sweep(X, sizes, 3, seed=2)
 
 
 def test_bad_inputs_reach_the_validating_functions():

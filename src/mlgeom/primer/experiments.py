@@ -800,7 +800,7 @@ def halfplane_sample_sweep(
     X: Any,
     sizes: Sequence[int],
     reps: int,
-    n_directions: int,
+    n_directions: int | None = None,
     *,
     seed: Seed,
     exact: bool = False,
@@ -820,11 +820,12 @@ def halfplane_sample_sweep(
         Sample sizes, each at most ``n``.
     reps : int
         Samples per size.
-    n_directions : int
-        With ``exact=False``: the grid of directions of
+    n_directions : int or None, default=None
+        With ``exact=False`` (required there): the grid of directions of
         :func:`mlgeom.primer.range_spaces.halfplane_discrepancy` and
         :func:`mlgeom.primer.range_spaces.halfplane_net_gap`, whose maxima are lower bounds
-        on the suprema over all halfplanes. Ignored with ``exact=True``.
+        on the suprema over all halfplanes. With ``exact=True`` there is no grid, and it
+        must be left ``None``.
     seed : int or numpy.random.Generator
         Root of the samples' streams.
     exact : bool, default=False
@@ -840,9 +841,17 @@ def halfplane_sample_sweep(
     X_ = check_matrix(X, "X", n_cols=2)
     sizes = [int(m) for m in check_int_vector(sizes, "sizes", maximum=X_.shape[0])]
     reps = check_positive_int(reps, "reps")
-    n_directions = check_positive_int(n_directions, "n_directions")
     if not isinstance(exact, bool | np.bool_):
         raise ValueError(f"exact must be a bool; got {exact!r}")
+    if exact and n_directions is not None:
+        raise ValueError(
+            f"n_directions is the grid of exact=False and must be None with exact=True; "
+            f"got {n_directions!r}"
+        )
+    if not exact:
+        if n_directions is None:
+            raise ValueError("n_directions is required with exact=False (the grid of directions)")
+        n_directions = check_positive_int(n_directions, "n_directions")
     draws = [
         (m, g)
         for m, rng in zip(sizes, spawn(seed, len(sizes)), strict=True)
