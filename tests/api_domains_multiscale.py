@@ -445,6 +445,12 @@ def declare(reg: dict) -> None:
         P=Array(),
         labels=Array(),
     )
+    reg[pre + "cone_pointedness"] = fn(
+        MS.cone_pointedness,
+        {"P": [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]], "labels": [0, 1, 0]},
+        P=Array(),
+        labels=Array(),
+    )
     wQ = {"w": [1.0, 0.0], "Q": [[0.6, 0.8], [-0.6, 0.8], [0.1, -0.9]]}
     reg[pre + "run_binary"] = fn(
         MS.run_binary,

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from mlgeom.multiscale import appendix_f_invariants, separation_margin
+from mlgeom.multiscale import appendix_f_invariants, cone_pointedness, separation_margin
 
 
 def _grid_margin(S, n=20001):
@@ -66,3 +66,56 @@ def test_bad_inputs():
         appendix_f_invariants([[1.0, 0.0], [-1.0, 0.0]], [0])
     with pytest.raises(ValueError, match="S"):
         separation_margin([[np.nan, 0.0]])
+
+
+def _cone_margin_loop(G, n=20001):
+    """Loop reference in 2D: the cone's best min ⟨h, g/‖g‖⟩ over unit h on a grid of angles."""
+    U = [np.asarray(g, float) / np.linalg.norm(g) for g in G]
+    return _grid_margin(U, n)
+
+
+def test_cone_pointedness_hand_case():
+    # A = cone(e1, e2) (margin 1/√2), B = cone(−e1) (margin 1), then B gains −e2 (margin 1/√2)
+    P = [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -2.0]]
+    cp = cone_pointedness(P, [0, 1, 0, 1])
+    np.testing.assert_array_equal(cp["t"], [3, 4])
+    np.testing.assert_allclose(cp["A"], [1 / np.sqrt(2)] * 2, atol=1e-12)
+    np.testing.assert_allclose(cp["B"], [1.0, 1 / np.sqrt(2)], atol=1e-12)
+    np.testing.assert_allclose(cp["pointed"], [1 / np.sqrt(2)] * 2, atol=1e-12)
+
+
+def test_cone_pointedness_matches_loop_reference_and_is_independent_of_i():
+    rng = np.random.default_rng(1)
+    ang = rng.uniform(-1.0, 1.0, size=6)
+    P = np.r_[[[1.0, 0.0], [-1.0, 0.0]], 2.0 * np.c_[np.cos(ang), np.sin(ang)]]
+    P[4] = P[2]  # a label-2 copy of a label-1 point: A ∩ B ≠ {0}
+    lab = np.array([0, 1, 0, 0, 1, 0, 1, 0])
+    cp = cone_pointedness(P, lab)
+    assert appendix_f_invariants(P, lab)["sep"][-1] <= 0.0  # (i) fails, (ii) still measured
+    for j, t in enumerate(cp["t"]):
+        for c, key in ((0, "A"), (1, "B")):
+            ref = _cone_margin_loop(P[:t][lab[:t] == c])
+            if ref > 1e-3:  # pointed: the max margin is found
+                assert ref - 1e-12 <= cp[key][j] <= ref + 1e-3
+            else:  # not pointed (0 ∈ conv of the generators): nothing certified
+                assert cp[key][j] <= 1e-12
+    assert cp["B"][-1] <= 0.0 < cp["A"][-1]  # B = cone(−e1, x5, x7) is the whole plane here
+
+
+def test_cone_pointedness_detects_a_line_and_is_deterministic():
+    cp = cone_pointedness([[1.0, 0.0], [-1.0, 0.0], [-1.0, 0.0]], [0, 1, 0])
+    assert cp["A"][0] <= 0.0 and cp["B"][0] == pytest.approx(1.0)
+    from mlgeom.multiscale import appendix_f_stream
+
+    P, lab = appendix_f_stream(40, 6, seed=5)[:2]
+    a, b = cone_pointedness(P, lab), cone_pointedness(P, lab)
+    np.testing.assert_array_equal(a["pointed"], b["pointed"])
+    inv = appendix_f_invariants(P, lab)
+    assert np.all(a["pointed"] >= inv["sep"] * (1 - 1e-6))  # (i)'s separator is a candidate
+
+
+def test_cone_pointedness_bad_inputs():
+    with pytest.raises(ValueError, match="labels must be 0 or 1"):
+        cone_pointedness([[1.0, 0.0], [-1.0, 0.0]], [0, 2])
+    with pytest.raises(ValueError, match="P"):
+        cone_pointedness([[1.0, 0.0]], [0])

@@ -103,7 +103,7 @@ __getattr__, __dir__, __all__ = attach(
             "scale_loss_bound",
             "threshold",
         ],
-        "separation": ["appendix_f_invariants", "separation_margin"],
+        "separation": ["appendix_f_invariants", "cone_pointedness", "separation_margin"],
         "strip_volume": [
             "cone_strip_fraction",
             "lemma_e4_probe",

@@ -27,7 +27,11 @@ from mlgeom.algorithms.multiclass_perceptron import MulticlassPerceptron, Online
 from mlgeom.multiscale import kernel_maps as km
 from mlgeom.multiscale.losses import nn_loss, similarity
 from mlgeom.multiscale.partition_learners import HyperplaneLearner, MulticlassLearner
-from mlgeom.multiscale.separation import appendix_f_invariants, separation_margin
+from mlgeom.multiscale.separation import (
+    appendix_f_invariants,
+    cone_pointedness,
+    separation_margin,
+)
 from mlgeom.random import as_generator
 
 __all__ = [
@@ -282,11 +286,13 @@ def run_appendix_f(T: int, d: int, seed=None):
     The loss of a mistake is the distance to the convex hull of the predicted label's points
     (the final regions ``R_i = conv``, Section 2.1). ``invariants`` holds the certified margins
     of invariants (i) and (ii) after every round
-    (:func:`~mlgeom.multiscale.separation.appendix_f_invariants`).
+    (:func:`~mlgeom.multiscale.separation.appendix_f_invariants`), ``cones`` those of (ii) with
+    each cone decided on its own (:func:`~mlgeom.multiscale.separation.cone_pointedness`).
     """
     rng = as_generator(seed)
     P, lab, eps, min_sep, min_margin, n_deg = appendix_f_stream(T, d, rng)
     inv = appendix_f_invariants(P, lab)
+    cones = cone_pointedness(P, lab)
     learner = HyperplaneLearner(d, seed=rng)
     loss = np.zeros(T)
     for t in range(T):
@@ -302,6 +308,7 @@ def run_appendix_f(T: int, d: int, seed=None):
         "min_margin": min_margin,
         "n_degenerate": n_deg,
         "invariants": inv,
+        "cones": cones,
     }
 
 

@@ -428,6 +428,7 @@ def _convex_task(args) -> dict:
     inv = r["invariants"]
     ok = inv["sep"] > ex.DEGENERATE_MARGIN
     lost = inv["t"][~ok]
+    lost_ii = r["cones"]["t"][~(r["cones"]["pointed"] > ex.DEGENERATE_MARGIN)]
     # geometric shrinkage of the certified margin: log10 slope per round over the certified rounds
     rate = np.polyfit(inv["t"][ok], np.log10(inv["sep"][ok]), 1)[0] if ok.sum() > 1 else np.nan
     return {
@@ -438,6 +439,8 @@ def _convex_task(args) -> dict:
         "invariant_i": float(inv["sep"].min()),
         "invariant_ii": float(inv["pointed"].min()),
         "lost_at": int(lost[0]) if lost.size else 0,
+        "invariant_ii_cones": float(r["cones"]["pointed"].min()),
+        "lost_ii_at": int(lost_ii[0]) if lost_ii.size else 0,
         "decades_per_round": float(rate),
     }
 
@@ -447,7 +450,9 @@ def convex_sweep(Ts, d: int, seeds_by_T) -> pd.DataFrame:
 
     Also the smallest certified margins of Appendix F's invariants (i) and (ii) over the run's
     rounds (``invariant_i``, ``invariant_ii``), the first round at which (i) is no longer
-    certified (``lost_at``, ``0`` if never) and the fitted shrinkage of (i)'s margin over the
+    certified (``lost_at``, ``0`` if never), the smallest margin of (ii) with each cone decided on
+    its own (``invariant_ii_cones``) and the first round it is not certified (``lost_ii_at``), and
+    the fitted shrinkage of (i)'s margin over the
     certified rounds (``decades_per_round``, the slope of ``log10`` margin against the round).
     """
     Ts = [int(T) for T in check_int_vector(Ts, "Ts", minimum=3)]
