@@ -119,3 +119,5 @@ def test_cone_pointedness_bad_inputs():
         cone_pointedness([[1.0, 0.0], [-1.0, 0.0]], [0, 2])
     with pytest.raises(ValueError, match="P"):
         cone_pointedness([[1.0, 0.0]], [0])
+    with pytest.raises(ValueError, match="non-zero .*row 1 is 0"):
+        cone_pointedness([[1.0, 0.0], [0.0, 0.0], [-1.0, 0.0]], [0, 1, 0])

@@ -194,7 +194,11 @@ def cone_pointedness(P, labels) -> dict:
     lab = check_vector(labels, "labels", size=P.shape[0])
     if not np.all((lab == 0) | (lab == 1)):
         raise ValueError(f"labels must be 0 or 1; got {sorted(set(lab.tolist()))}")
-    P = P / np.linalg.norm(P, axis=1, keepdims=True)
+    norms = np.linalg.norm(P, axis=1, keepdims=True)
+    if np.any(norms == 0):
+        i = int(np.flatnonzero(norms[:, 0] == 0)[0])
+        raise ValueError(f"P's points must be non-zero (cone generators); row {i} is 0")
+    P = P / norms
     ts = np.arange(3, P.shape[0] + 1)
     out = {c: np.empty(ts.size) for c in (0, 1)}
     m = {c: np.inf for c in (0, 1)}
