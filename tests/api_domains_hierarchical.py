@@ -348,6 +348,14 @@ def _declare_models(reg: dict, H: Any, pre: str) -> None:
         reps=Int(1),
         seed=SEED,
         checkpoints=Skip("horizons in 1 … T (ValueError naming them)"),
+        costs=Array(ndim_probe=True),
+    )
+    reg[pre + "reference_bayes_gap"] = fn(
+        H.reference_bayes_gap,
+        lambda: {"model": _model(), "X": X3, "costs": [1.0, 2.0, 1.0, 0.5]},
+        model=MODEL,
+        X=Array(),
+        costs=Array(ndim_probe=True),
     )
     reg[pre + "uniform_guess_regret"] = fn(
         H.uniform_guess_regret,

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from mlgeom.hierarchical import benchmark as B
+from mlgeom.hierarchical.label_model import HierarchicalLabelModel
 from mlgeom.hierarchical.losses import h_loss
 from mlgeom.hierarchical.taxonomy import Taxonomy
 
@@ -375,3 +376,60 @@ def test_benchmark_protocol_keeps_the_work_counts():
     w = learned.groupby("algorithm")["work"].mean()
     assert w["PERC"] >= w["H-PERC"]
     assert df.loc[df["algorithm"] == B.BAYES, "work"].isna().all()
+
+
+# ------------------------------------------------------------------------------- Remark 5
+def _two_node_model():
+    # root margin 0.2, child margin 0.1 on x = e_1
+    U = np.array([[0.2, np.sqrt(0.96)], [0.1, np.sqrt(0.99)]])
+    return HierarchicalLabelModel(Taxonomy([-1, 0]), U)
+
+
+def test_reference_bayes_gap_hand_case():
+    # P(V_root = 1) = 0.6 and P(V_child = 1 | root) = 0.55. (4) predicts (1, 1):
+    # 0.4 (root wrong) + 0.6 · 0.45 (child wrong below a correct root) = 0.67; predicting
+    # nothing costs P(V_root = 1) = 0.6, the minimum: (4) is not Bayes optimal (Remark 5).
+    m = _two_node_model()
+    ref, bayes, pred = B.reference_bayes_gap(m, np.array([[1.0, 0.0]]))
+    assert ref == pytest.approx([0.67])
+    assert bayes == pytest.approx([0.6])
+    assert pred.tolist() == [[False, False]]
+    # a cheap child (c = 0.1): 0.4 + 0.1 · 0.27 = 0.427 against 0.6, so (4) is optimal here
+    ref, bayes, pred = B.reference_bayes_gap(m, np.array([[1.0, 0.0]]), [1.0, 0.1])
+    assert ref == pytest.approx([0.427]) and bayes == pytest.approx([0.427])
+    assert pred.tolist() == [[True, True]]
+
+
+def test_reference_bayes_gap_is_the_minimum_over_all_labelings():
+    rng = np.random.default_rng(11)
+    G = Taxonomy([-1, 0, 0, 1, -1])
+    U = rng.standard_normal((5, 3))
+    U /= np.linalg.norm(U, axis=1, keepdims=True)
+    model = HierarchicalLabelModel(G, U)
+    X = rng.standard_normal((25, 3))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    allY = np.array(list(itertools.product([0, 1], repeat=5)), dtype=bool)
+    for costs in (None, rng.uniform(0.1, 3.0, 5)):
+        ref, bayes, pred = B.reference_bayes_gap(model, X, costs)
+        brute = np.stack(
+            [model.expected_h_loss(X, np.repeat(y[None], len(X), 0), costs) for y in allY]
+        ).min(axis=0)
+        np.testing.assert_allclose(bayes, brute, atol=1e-12)
+        assert np.all(bayes <= ref + 1e-12)
+        assert G.respects(pred).all()
+        np.testing.assert_allclose(model.expected_h_loss(X, model.reference_predict(X), costs), ref)
+
+
+def test_reference_bayes_gap_bad_inputs():
+    m = _two_node_model()
+    x = np.array([[1.0, 0.0]])
+    with pytest.raises(ValueError, match="> 0"):
+        B.reference_bayes_gap(m, x, [1.0, 0.0])
+    with pytest.raises(ValueError, match="> 0"):
+        B.reference_bayes_gap(m, x, [1.0, -2.0])
+    with pytest.raises(ValueError, match="shape"):
+        B.reference_bayes_gap(m, x, [1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="at least one"):
+        B.reference_bayes_gap(m, np.zeros((0, 2)))
+    with pytest.raises(TypeError, match="HierarchicalLabelModel"):
+        B.reference_bayes_gap("model", x)

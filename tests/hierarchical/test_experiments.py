@@ -351,3 +351,36 @@ def test_uniform_guess_regret_is_linear_and_passes_the_vacuous_bound():
     np.testing.assert_array_equal(reg, reg2)
     with pytest.raises(ValueError, match="checkpoints"):
         ex.uniform_guess_regret(model, X, reps=1, seed=0, checkpoints=[0, 10])
+
+
+# ------------------------------------------------------------------------------- Remark 5
+def test_theorem2_experiment_with_costs(monkeypatch):
+    from mlgeom.hierarchical.label_model import subtree_costs
+
+    monkeypatch.setenv("MLGEOM_N_JOBS", "1")
+    G = ex.rcv1_like_forest()
+    model = ex.random_model(G, 4, seed=3)
+    X = ex.sphere_instances(model, 300, 0.05, seed=4)
+    cps = [10, 100, 300]
+    plain = ex.theorem2_experiment(model, X, reps=2, seed=5, checkpoints=cps)
+    assert plain.weighted is None
+    c = sibling_costs(G)
+    res = ex.theorem2_experiment(model, X, reps=2, seed=5, checkpoints=cps, costs=c)
+    pd.testing.assert_frame_equal(res.curve, plain.curve)  # the unit-cost result is unchanged
+    w = res.weighted
+    np.testing.assert_allclose(w.per_node["C_i"], subtree_costs(G, c))  # C_i = Σ_SUB c_k
+    assert w.eq10_worst <= 1e-12  # eq. (10) with the generalised C_i, round by round
+    wc = w.curve
+    assert np.all(wc["regret"] <= wc["eq. (10)"] + 1e-9)
+    assert np.all(wc["eq. (10)"] <= wc["Theorem 2 bound"])
+    # the bound is linear in C_i: the per-node terms scale by C_i(c) / C_i(1)
+    assert w.curve["Theorem 2 bound"].iloc[-1] < plain.curve["Theorem 2 bound"].iloc[-1]
+    # unit costs give the uniform H-loss again
+    ones = ex.theorem2_experiment(
+        model, X, reps=2, seed=5, checkpoints=cps, costs=np.ones(G.n_nodes)
+    )
+    pd.testing.assert_frame_equal(ones.weighted.curve, plain.curve)
+    with pytest.raises(ValueError, match="> 0"):
+        ex.theorem2_experiment(model, X, reps=1, seed=0, checkpoints=cps, costs=np.zeros(G.n_nodes))
+    with pytest.raises(ValueError, match="shape"):
+        ex.theorem2_experiment(model, X, reps=1, seed=0, checkpoints=cps, costs=np.ones(3))

@@ -54,6 +54,7 @@ __getattr__, __dir__, __all__ = attach(
             "noise_rates",
             "plot_learning_curves",
             "record_benchmark_claims",
+            "reference_bayes_gap",
             "sample_noisy_labels",
             "tie_margin",
         ],

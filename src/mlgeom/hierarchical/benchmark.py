@@ -47,6 +47,8 @@ import scipy.sparse as sp
 from mlgeom._frozen import freeze_arrays
 from mlgeom._validation import check_matrix, check_positive_int, check_real, check_vector
 from mlgeom.hierarchical.corpus import HierarchicalCorpus, _respects
+from mlgeom.hierarchical.label_model import HierarchicalLabelModel, _check_instances
+from mlgeom.hierarchical.losses import _check_costs
 from mlgeom.hierarchical.taxonomy import Taxonomy, check_taxonomy
 from mlgeom.hierarchical.text_vectors import normalize_rows
 from mlgeom.random import Seed, spawn
@@ -72,6 +74,7 @@ __all__ = [
     "noise_rates",
     "plot_learning_curves",
     "record_benchmark_claims",
+    "reference_bayes_gap",
     "sample_noisy_labels",
     "tie_margin",
 ]
@@ -395,6 +398,48 @@ def bayes_h_predict(taxonomy: Taxonomy, q: Any, costs: Any = None) -> tuple[np.n
         p = G.parent[i]
         pred[:, i] = take[:, i] if p < 0 else take[:, i] & pred[:, p]
     return pred, B[:, G.roots].sum(axis=1)
+
+
+def reference_bayes_gap(
+    model: HierarchicalLabelModel, X: Any, costs: Any = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Return the expected cost-weighted H-loss of the reference (4) and of the Bayes predictor.
+
+    Remark 5: the reference predictor (4) does not depend on the costs :math:`c_i`, so it is
+    "not Bayes optimal for the data model at hand". Under the model of Section 5 the
+    marginals :math:`P(V_i = 1 \mid \mathbf x_t) = \prod_{j \in \mathrm{ANC}(i) \cup
+    \{i\}} (1 + \Delta_{j,t})/2` (eqs. 2–3) are exact, and the Bayes-optimal prediction for
+    the H-loss with costs ``costs`` follows from them by dynamic programming over the tree
+    (:func:`bayes_h_predict`). Both expected losses are then computed
+    the same way, exactly (:meth:`HierarchicalLabelModel.expected_h_loss`).
+
+    Parameters
+    ----------
+    model : HierarchicalLabelModel
+        The true parameters :math:`\mathbf u_i`.
+    X : array_like
+        ``(T, d)`` unit instances.
+    costs : array_like of shape (N,), optional
+        Positive node costs :math:`c_i` (Remark 5); default 1 (the uniform H-loss).
+
+    Returns
+    -------
+    reference_loss : numpy.ndarray
+        ``(T,)`` :math:`\mathbb E\,\ell_H(\mathbf y_t, \mathbf V_t)` for (4).
+    bayes_loss : numpy.ndarray
+        ``(T,)`` the same for the Bayes-optimal prediction (never larger).
+    bayes_prediction : numpy.ndarray
+        ``(T, N)`` bool, the Bayes-optimal multilabels (respecting G; 0 on ties).
+    """
+    if not isinstance(model, HierarchicalLabelModel):
+        raise TypeError(f"model must be a HierarchicalLabelModel; got {type(model).__name__}")
+    X = _check_instances(X, model.dim)
+    if X.shape[0] == 0:
+        raise ValueError(f"X must hold at least one instance; got shape {X.shape}")
+    c = _check_costs(costs, model.n_nodes)
+    ref = model.reference_predict(X)
+    bayes, _ = bayes_h_predict(model.taxonomy, model.marginals(X), c)
+    return model.expected_h_loss(X, ref, c), model.expected_h_loss(X, bayes, c), bayes
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ classification. JMLR 7 (2006) 31–54.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +52,7 @@ from mlgeom.hierarchical.label_model import (
     subtree_costs,
 )
 from mlgeom.hierarchical.losses import (
+    _check_costs,
     h_loss,
     h_loss_mistakes,
     symmetric_difference_loss,
@@ -520,6 +522,10 @@ class RegretResult:
     eq10_node_reps : numpy.ndarray
         ``(reps, N)`` each sequence's per-node eq. (10) term
         :math:`C_i \sum_t P(\hat y_{i,t} \ne y_{i,t}, \mathcal K_{i,t})`.
+    weighted : RegretResult or None
+        With ``costs`` given to :func:`theorem2_experiment`: the same runs scored with the
+        cost-weighted H-loss of Remark 5, its bounds with :math:`C_i = \sum_{k \in
+        \mathrm{SUB}(i)} c_k` (``None`` otherwise).
     """
 
     curve: pd.DataFrame
@@ -528,22 +534,25 @@ class RegretResult:
     rounds: np.ndarray
     regret_reps: np.ndarray
     eq10_node_reps: np.ndarray
+    weighted: RegretResult | None = None
 
 
-def _regret_rep(args: tuple) -> dict[str, np.ndarray]:
-    model, X, seed, checkpoints = args
-    G = model.taxonomy
-    V = model.sample(X, seed)
-    run = hrls_primal(G, X, V)
-    ref = model.reference_predict(X)
-    e_alg = model.expected_h_loss(X, run.predictions, per_node=True)
-    e_ref = model.expected_h_loss(X, ref, per_node=True)
-    reach = expected_parent_positives(model, X)  # P(K_{i,t}) = P(V_PAR(i),t = 1)
-    disagree = (run.predictions != ref) * reach  # P(ŷ_i ≠ y_i, K_i) given the past
-    C = subtree_costs(G)
+def _rep_losses(
+    model: HierarchicalLabelModel,
+    X: np.ndarray,
+    preds: np.ndarray,
+    ref: np.ndarray,
+    reach: np.ndarray,
+    costs: np.ndarray | None,
+    cp: np.ndarray,
+) -> dict[str, Any]:
+    """One label sequence's regret terms for the H-loss with node costs ``costs`` (Remark 5)."""
+    e_alg = model.expected_h_loss(X, preds, costs, per_node=True)
+    e_ref = model.expected_h_loss(X, ref, costs, per_node=True)
+    disagree = (preds != ref) * reach  # P(ŷ_i ≠ y_i, K_i) given the past
+    C = subtree_costs(model.taxonomy, costs)  # C_i = Σ_{k ∈ SUB(i)} c_k (Remark 5)
     per_round = e_alg.sum(axis=1) - e_ref.sum(axis=1)
     eq10 = disagree @ C
-    cp = np.asarray(checkpoints) - 1
     return {
         "regret": np.cumsum(per_round)[cp],
         "per_round": per_round,
@@ -552,9 +561,22 @@ def _regret_rep(args: tuple) -> dict[str, np.ndarray]:
         "eq10_gap": float(np.max(per_round - eq10)),
         "node_regret": (e_alg - e_ref).sum(axis=0),
         "node_disagree": disagree.sum(axis=0),
-        "log_det": run.log_det[cp],
-        "n_stored": run.n_stored,
     }
+
+
+def _regret_rep(args: tuple) -> list[dict[str, Any]]:
+    model, X, seed, checkpoints, cost_list = args
+    G = model.taxonomy
+    V = model.sample(X, seed)
+    run = hrls_primal(G, X, V)
+    ref = model.reference_predict(X)
+    reach = expected_parent_positives(model, X)  # P(K_{i,t}) = P(V_PAR(i),t = 1)
+    cp = np.asarray(checkpoints) - 1
+    outs = [_rep_losses(model, X, run.predictions, ref, reach, c, cp) for c in cost_list]
+    for o in outs:  # the learner's run is shared by every cost vector
+        o["log_det"] = run.log_det[cp]
+        o["n_stored"] = run.n_stored
+    return outs
 
 
 def _dense_instances(model: HierarchicalLabelModel, X: Any) -> np.ndarray:
@@ -575,6 +597,7 @@ def theorem2_experiment(
     reps: int,
     seed: Seed,
     checkpoints: Sequence[int] | None = None,
+    costs: Any = None,
 ) -> RegretResult:
     r"""Cumulative regret of H-RLS against the reference classifier (4) (eq. 5, H-loss).
 
@@ -593,19 +616,64 @@ def theorem2_experiment(
     :math:`\sum_i C_i \sum_t P(\hat y_{i,t} \ne y_{i,t}, \mathcal K_{i,t})`, is the proof's
     first step; it is checked round by round. Where a node's margin :math:`\Delta_i` is 0 the
     theorem's assumption fails and both bounds are ``inf``.
+
+    With ``costs`` (Remark 5) the same runs, on the same label sequences, are also scored with
+    the cost-weighted H-loss :math:`\sum_i c_i\{\hat y_i \ne v_i \wedge \hat y_j = v_j,
+    j \in \mathrm{ANC}(i)\}`; neither H-RLS nor the reference classifier (4) depends on the
+    costs, and the bounds take the generalised regret factors :math:`C_i = \sum_{k \in
+    \mathrm{SUB}(i)} c_k`. That result is :attr:`RegretResult.weighted`; the unit-cost
+    result is unchanged by it.
+
+    Parameters
+    ----------
+    model : HierarchicalLabelModel
+        The label model of Section 5 (true :math:`\mathbf u_i`).
+    X : array_like
+        ``(T, d)`` unit instances.
+    reps : int
+        Independent label sequences (one child generator of ``seed`` each).
+    seed : int or numpy.random.Generator
+        Root of the label sequences.
+    checkpoints : sequence of int, optional
+        Horizons in ``1 … T``; default 13 log-spaced ones from 10.
+    costs : array_like of shape (N,), optional
+        Positive node costs :math:`c_i` of Remark 5 for :attr:`RegretResult.weighted`.
+
+    Returns
+    -------
+    RegretResult
     """
     reps = check_positive_int(reps, "reps")
     X = _dense_instances(model, X)
+    G = model.taxonomy
+    cost_list = [None] if costs is None else [None, _check_costs(costs, G.n_nodes)]
     T = X.shape[0]
     if checkpoints is None:
         checkpoints = np.unique(np.round(np.logspace(1, np.log10(T), 13)).astype(int))
     cps = np.asarray(sorted(set(int(c) for c in checkpoints)), dtype=np.int64)
     if cps[0] < 1 or cps[-1] > T:
         raise ValueError(f"checkpoints must lie in 1 … {T}; got {cps.tolist()}")
-    items = [(model, X, g, cps) for g in spawn(seed, reps)]
-    outs = pmap(_regret_rep, items, desc="Theorem 2 regret")
+    items = [(model, X, g, cps, cost_list) for g in spawn(seed, reps)]
+    outs_all = pmap(_regret_rep, items, desc="Theorem 2 regret")
+    results = [
+        _regret_result(model, X, cps, [o[k] for o in outs_all], c) for k, c in enumerate(cost_list)
+    ]
+    if len(results) == 1:
+        return results[0]
+    return dataclasses.replace(results[0], weighted=results[1])
+
+
+def _regret_result(
+    model: HierarchicalLabelModel,
+    X: np.ndarray,
+    cps: np.ndarray,
+    outs: list[dict[str, Any]],
+    costs: np.ndarray | None,
+) -> RegretResult:
+    """Assemble :class:`RegretResult` from the label sequences' terms for one cost vector."""
+    reps = len(outs)
     G = model.taxonomy
-    C = subtree_costs(G)
+    C = subtree_costs(G, costs)
     regret = np.stack([o["regret"] for o in outs])
     log_det = np.mean([o["log_det"] for o in outs], axis=0)  # (n_cp, N)
     margins_sq = (X @ model.U.T) ** 2
