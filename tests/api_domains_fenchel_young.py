@@ -484,6 +484,7 @@ def _experiments(reg: dict) -> None:
         seed=SEED,
         n_jobs=Int(1, optional=True),
         decoding=Choice(("randomized", "deterministic")),
+        fit=Skip("a Fit object (fit_ridge's result); None computes it"),
     )
     reg[P + "theorem_e1_table"] = fn(
         FY.theorem_e1_table,

@@ -4,6 +4,7 @@ not decompose)."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from mlgeom import fenchel_young as FY
@@ -221,3 +222,18 @@ def test_correlated_table_adversary_reveals_only_clean_pairs():
     # a comparator fitting the clean pool keeps a small loss on the adversary's rounds
     fit = FY.fit_ridge(FY.Multiclass(3), faced, 1e-3, loss_scale=1 / np.log(2))
     assert fit.total_loss / faced.T < 0.2
+
+
+def test_correlated_table_arms_in_separate_calls_face_the_same_pools():
+    """The notebook runs the Gaptron-style arms against the adversary in a second call: each arm's
+    rows (same seed) equal those of one joint call, since pools and uniforms depend on (d, seed)."""
+    arms = (("randomized", "theorem_5_1"), ("gaptron", "theorem_5_1"), ("gaptron", "gaptron"))
+    kw = dict(KW, label_noise=0.0, adversary=True, seed=3)
+    joint = FY.correlated_table([3, 4], 60, 2, arms=arms, horizons=(60,), **kw)
+    first = FY.correlated_table([3, 4], 60, 2, arms=arms[:1], uniform=True, horizons=(30, 60), **kw)
+    rest = FY.correlated_table([3, 4], 60, 2, arms=arms[1:], horizons=(60,), **kw)
+    split = pd.concat([first[(first["T"] == 60) & (first.decoding != "uniform")], rest])
+    key = ["d", "seed", "decoding", "step"]
+    a = joint.sort_values(key).reset_index(drop=True)
+    b = split.sort_values(key).reset_index(drop=True)
+    pd.testing.assert_frame_equal(a, b)

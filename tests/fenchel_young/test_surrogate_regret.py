@@ -305,3 +305,22 @@ def test_theorem_e1_table_matches_a_direct_run():
     rec = FY.run_online(s, streams[1], learner="adaptive", B=tab["B"].iloc[1], seed=0)
     assert rec.expected_loss.sum() == pytest.approx(tab["sum_E"].iloc[1])  # E_t: no decoding noise
     assert np.all(tab["slack"] >= 0)  # Theorem E.1 on these small streams
+
+
+def test_structured_check_reuses_a_given_fit():
+    """A precomputed Theorem 4.2 ridge fit gives the same table as the one fitted inside, and the
+    slack is min bound minus sum E_t by hand; a fit of the wrong shape is refused."""
+    s = FY.Multilabel(2, 4.0)
+    st = FY.planted_stream(s, 60, n_features=3, norm=2.0, pool=6, seed=1)
+    c42 = FY.bound_theorem_4_2(s, st.C, 1.0)
+    fit = FY.fit_ridge(s, st, c42)
+    inner, _ = FY.structured_check(s, st, 2, seed=5)
+    given, recs = FY.structured_check(s, st, 2, seed=5, fit=fit)
+    pd.testing.assert_frame_equal(inner, given)
+    opt = fit.total_loss + c42 * fit.norm**2
+    for k, r in enumerate(recs):
+        assert given["slack"][k] == opt - float(r.expected_loss.sum())
+    with pytest.raises(ValueError, match="fit"):
+        FY.structured_check(s, st, 1, seed=0, fit=cmp.Fit(np.zeros((3, 3)), 0.0, 0.0))
+    with pytest.raises(ValueError, match="fit"):
+        FY.structured_check(s, st, 1, seed=0, fit=fit.U)

@@ -766,13 +766,24 @@ def structured_check(
     seed: Seed = None,
     n_jobs: int = 1,
     decoding: str = "randomized",
+    fit: cmp.Fit | None = None,
 ) -> tuple[pd.DataFrame, list[sr.OnlineRecord]]:
     r"""Theorem 4.2 on one stream: runs over seeds and the slack against every comparator.
 
     ``slack = min_U {Σ S_t(U) + c‖U‖²} − Σ E_t`` with :math:`c` Theorem 4.2's coefficient.
+    ``fit`` is that minimiser, ``fit_ridge(structure, stream, c)``, when the caller has
+    already computed it (it is computed here when ``None``; a given one is trusted, only its
+    shape is checked), so that a chapter reusing the comparator fits it once.
     """
     check_positive_int(n_seeds, "n_seeds")
     check_in(decoding, "decoding", sr.DECODINGS)
+    if fit is not None and (
+        not isinstance(fit, cmp.Fit) or np.shape(fit.U) != (structure.d, stream.X.shape[1])
+    ):
+        raise ValueError(
+            f"fit must be the Fit of fit_ridge(structure, stream, c) with U of shape "
+            f"{(structure.d, stream.X.shape[1])}; got {fit!r:.80}"
+        )
     C = stream.C
     eta = sr.eta_theorem_4_2(structure, C)
 
@@ -781,7 +792,8 @@ def structured_check(
 
     recs = sr.run_seeds(one, n_seeds, seed=seed, n_jobs=n_jobs, desc="Theorem 4.2: seeds")
     c42 = sr.bound_theorem_4_2(structure, C, 1.0)
-    fit = cmp.fit_ridge(structure, stream, c42)
+    if fit is None:
+        fit = cmp.fit_ridge(structure, stream, c42)
     opt = fit.total_loss + c42 * fit.norm**2
     rows = [
         {
