@@ -115,6 +115,15 @@ def separation_margin(
     return best, h
 
 
+def _check_labelled_points(P, labels) -> tuple[np.ndarray, np.ndarray]:
+    """``(T, d)`` points with ``T >= 2`` and their ``(T,)`` labels, each 0 or 1."""
+    P = check_matrix(P, "P", min_rows=2)
+    lab = check_vector(labels, "labels", size=P.shape[0])
+    if not np.all((lab == 0) | (lab == 1)):
+        raise ValueError(f"labels must be 0 or 1; got {sorted(set(lab.tolist()))}")
+    return P, lab
+
+
 def appendix_f_invariants(P, labels) -> dict:
     """Certified margins of Appendix F's invariants (i) and (ii) after every round.
 
@@ -139,10 +148,7 @@ def appendix_f_invariants(P, labels) -> dict:
         from the last certified separator of the same set (``h0``, ``scale``), so margins
         below the programme's ``1e-8`` resolution are still found.
     """
-    P = check_matrix(P, "P", min_rows=2)
-    lab = check_vector(labels, "labels", size=P.shape[0])
-    if not np.all((lab == 0) | (lab == 1)):
-        raise ValueError(f"labels must be 0 or 1; got {sorted(set(lab.tolist()))}")
+    P, lab = _check_labelled_points(P, labels)
     sig = np.where(lab == 0, 1.0, -1.0)
     ts = np.arange(3, P.shape[0] + 1)
     sep, pointed = np.empty(ts.size), np.empty(ts.size)
@@ -190,10 +196,7 @@ def cone_pointedness(P, labels) -> dict:
         ``x_1 … x_t``; ``inf`` while a cone has no point) and ``pointed`` (their minimum). A
         positive margin certifies ``A′ = {0}`` (``B′ = {0}``) up to the rounding of ``⟨h, x⟩``.
     """
-    P = check_matrix(P, "P", min_rows=2)
-    lab = check_vector(labels, "labels", size=P.shape[0])
-    if not np.all((lab == 0) | (lab == 1)):
-        raise ValueError(f"labels must be 0 or 1; got {sorted(set(lab.tolist()))}")
+    P, lab = _check_labelled_points(P, labels)
     norms = np.linalg.norm(P, axis=1, keepdims=True)
     if np.any(norms == 0):
         i = int(np.flatnonzero(norms[:, 0] == 0)[0])
