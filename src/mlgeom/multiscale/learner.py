@@ -15,6 +15,12 @@ Implementation (exact reductions, said in the notebook):
 * volumes are compared with a hit-and-run population on the active coordinates; a newly active
   coordinate is appended as an independent uniform ``[−1, 1]`` column, which is exact because the
   uniform law on ``S_i`` factorises over untouched coordinates.
+* the hit-and-run step runs with one BLAS thread: its products (particles × ~10³ active
+  coordinates × cuts) are too small to gain from threads, and with two sweep workers on two
+  cores two threads each oversubscribe the machine (measured with other work running: a
+  ``T = 250`` run took 29 s with two threads, 5 s with one). A
+  matrix product computes each output entry in one thread, so the numbers do not depend on the
+  thread count (``tests/multiscale/test_learner.py`` checks it).
 * scales ``i = 1 … n_scales`` are kept (Remark E.3); if no scale qualifies, guess label 1 and do
   not update (Remark E.3's "guess arbitrarily").
 
@@ -25,10 +31,12 @@ certified potential decreases of Claim 30.
 
 from __future__ import annotations
 
+from functools import cache
 from numbers import Integral
 
 import numpy as np
 from scipy.optimize import linprog
+from threadpoolctl import ThreadpoolController
 
 from mlgeom._validation import check_indices, check_positive_int, check_real, check_vector
 from mlgeom.multiscale import kernel_maps as km
@@ -87,6 +95,12 @@ def scale_loss_bound(
         * (width_below + 2 * d * (p * km.delta_i(i - 1, d, p)) ** p)
         / (Delta / 2.0) ** (p - 1),
     )
+
+
+@cache
+def _blas_controller() -> ThreadpoolController:
+    """Return the process's BLAS libraries, found once (a fresh lookup costs ~0.25 ms)."""
+    return ThreadpoolController()
 
 
 class ScaleSet:
@@ -169,6 +183,10 @@ class ScaleSet:
         self._hit_and_run()
 
     def _hit_and_run(self) -> None:
+        with _blas_controller().limit(limits=1, user_api="blas"):
+            self._hit_and_run_steps()
+
+    def _hit_and_run_steps(self) -> None:
         X = self.X
         for _ in range(self.n_steps):
             U = self.rng.standard_normal(X.shape)
