@@ -512,6 +512,64 @@ def declare(reg: dict) -> None:
         margins=Array(),
         n_candidates=Int(1),
     )
+    # ------------------------------------------------------------ Remark 3.4: majority vote
+    mv_kw = {"k": 3, "d": 4, "feedback": "label", "alpha": 1.0, "seed": 0}
+    reg[pre + "MajorityVoteLearner"] = fn(
+        MS.MajorityVoteLearner,
+        mv_kw,
+        k=Int(2),
+        d=Int(1),
+        feedback=Choice(("label", "ranking")),
+        alpha=Real(0.0, low_open=True),
+        seed=SEED,
+    )
+
+    def mv() -> Any:
+        return MS.MajorityVoteLearner(**mv_kw)
+
+    q4 = [0.6, 0.0, 0.8, 0.0]
+    for m in ("votes", "predict"):
+        reg[pre + f"MajorityVoteLearner.{m}"] = method(mv, m, {"q": q4}, q=Array())
+    ranking_skip = Skip("a permutation of the labels starting with true_label (checked)")
+    for m in ("learn", "step"):
+        reg[pre + f"MajorityVoteLearner.{m}"] = method(
+            mv,
+            m,
+            {"q": q4, "true_label": 0, "ranking": None},
+            q=Array(),
+            true_label=Int(0, maximum=2),
+            ranking=ranking_skip,
+        )
+    w4, e4, v4 = [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]
+    reg[pre + "remark34_centres"] = fn(
+        MS.remark34_centres, {"w": w4, "e": e4}, w=Array(), e=Array()
+    )
+    reg[pre + "remark34_query"] = fn(
+        MS.remark34_query,
+        {"w": w4, "e": e4, "v": v4, "m": 0.1, "sigma": 1.0},
+        w=Array(),
+        e=Array(),
+        v=Array(),
+        m=Real(-1.0, 1.0, low_open=True, high_open=True),
+        sigma=Skip("+1 or -1 (checked: ValueError naming sigma)"),
+    )
+    reg[pre + "remark34_run"] = fn(
+        MS.remark34_run,
+        lambda: {
+            "learner": MS.MajorityVoteLearner(3, 4, seed=0),
+            "w": w4,
+            "e": e4,
+            "T": 2,
+            "seed": 0,
+            "n_candidates": 1,
+        },
+        learner=Skip("a 3-class learner (type checked: TypeError naming learner)"),
+        w=Array(),
+        e=Array(),
+        T=Int(1),
+        seed=SEED,
+        n_candidates=Int(1),
+    )
     reg[pre + "least_informed_direction"] = fn(
         MS.least_informed_direction,
         lambda: {"learner": MS.MidpointLearner(2), "w": [1.0, 0.0], "candidates": [[0.0, 1.0]]},
@@ -622,6 +680,14 @@ def declare(reg: dict) -> None:
         d=Int(2),
         seeds=SEEDS,
         learners=Skip("a sequence of learner names, each checked against ADVERSARY_LEARNERS"),
+    )
+    reg[pre + "remark34_sweep"] = fn(
+        _in_process(MS.remark34_sweep),
+        lambda: {"T": 2, "d": 4, "seeds": [_rng()], "learners": ("majority_label",)},
+        T=Int(1),
+        d=Int(4),
+        seeds=SEEDS,
+        learners=Skip("a sequence of learner names, each checked against REMARK34_LEARNERS"),
     )
     reg[pre + "separating_sweep"] = fn(
         _in_process(MS.separating_sweep),

@@ -19,6 +19,8 @@ seeded sweeps through ``pmap``                    :mod:`.sweeps`
 strawmen: midpoint, centroid, halving learners,
 uniform guessing                                  :mod:`.baselines`
 Section 1.2, Theorem 8: an adaptive adversary     :mod:`.adversary`
+Remark 3.4: majority vote instead of Lemma 3.2's
+LP, its adversary and sweep                       :mod:`.majority_vote`
 worst cases of Lemma E.2 and Claim 28             :mod:`.worst_case`
 Lemma F.1: spherical caps at the worst case       :mod:`.sphere_caps`
 Appendix F, Theorem 33: strict separation of
@@ -102,6 +104,14 @@ __getattr__, __dir__, __all__ = attach(
             "ScaleSet",
             "scale_loss_bound",
             "threshold",
+        ],
+        "majority_vote": [
+            "REMARK34_LEARNERS",
+            "MajorityVoteLearner",
+            "remark34_centres",
+            "remark34_query",
+            "remark34_run",
+            "remark34_sweep",
         ],
         "separation": ["appendix_f_invariants", "cone_pointedness", "separation_margin"],
         "strip_volume": [
