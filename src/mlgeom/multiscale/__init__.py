@@ -19,6 +19,8 @@ seeded sweeps through ``pmap``                    :mod:`.sweeps`
 strawmen: midpoint, centroid, halving learners,
 uniform guessing                                  :mod:`.baselines`
 Section 1.2, Theorem 8: an adaptive adversary     :mod:`.adversary`
+Theorem 12, Appendix E.2: the explicit bound and
+the loss against p and d                          :mod:`.even_p_rate`
 worst cases of Lemma E.2 and Claim 28             :mod:`.worst_case`
 Lemma F.1: spherical caps at the worst case       :mod:`.sphere_caps`
 Appendix F, Theorem 33: strict separation of
@@ -57,6 +59,15 @@ __getattr__, __dir__, __all__ = attach(
             "steiner_area",
             "uniform_ball",
             "z_scale",
+        ],
+        "even_p_rate": [
+            "EVEN_P_LEARNERS",
+            "even_p_adversarial_run",
+            "even_p_bound",
+            "even_p_loss_scale",
+            "even_p_rate_summary",
+            "even_p_rate_sweep",
+            "power_law_exponents",
         ],
         "experiments": [
             "appendix_f_stream",
