@@ -698,6 +698,50 @@ def declare(reg: dict) -> None:
         alphas=Array(),
         learners=Skip("a sequence of learner names, each checked against ADVERSARY_LEARNERS"),
     )
+    # ------------------------------------------------------------ Theorem 12 (even p)
+    reg[pre + "even_p_loss_scale"] = fn(MS.even_p_loss_scale, {"p": 2, "d": 2}, p=Int(2), d=Int(1))
+    reg[pre + "even_p_bound"] = fn(
+        MS.even_p_bound,
+        {"p": 2, "d": 2, "k": 2, "multiclass": False},
+        p=Int(2),
+        d=Int(1),
+        k=Int(2),
+        multiclass=FLAG,
+    )
+    reg[pre + "even_p_adversarial_run"] = fn(
+        MS.even_p_adversarial_run,
+        {"T": 2, "d": 2, "p": 2, "keys": [1, 2, 3], "learner": "midpoint"},
+        T=Int(1),
+        d=Int(2),
+        p=Int(2),
+        keys=Skip("three non-negative integer keys (checked by check_int_vector)"),
+        learner=Choice(MS.EVEN_P_LEARNERS),
+    )
+    reg[pre + "even_p_rate_sweep"] = fn(
+        _in_process(MS.even_p_rate_sweep),
+        lambda: {"ps": [2], "ds": [2], "T": 2, "seeds": [_rng()], "learners": ("midpoint",)},
+        ps=Skip("a list of even integers >= 2 (checked by check_int_vector and _even_p)"),
+        ds=Skip("a list of dimensions >= 2 (checked by check_int_vector)"),
+        T=Int(1),
+        seeds=SEEDS,
+        learners=Skip("a sequence of learner names, each checked against EVEN_P_LEARNERS"),
+    )
+    reg[pre + "even_p_rate_summary"] = fn(
+        MS.even_p_rate_summary,
+        lambda: {
+            "df": _in_process(MS.even_p_rate_sweep)(
+                [2, 4], [2, 3], 3, [_rng(), np.random.default_rng(1)]
+            )
+        },
+        df=Skip("a DataFrame from even_p_rate_sweep (type, columns and learners checked)"),
+    )
+    reg[pre + "power_law_exponents"] = fn(
+        MS.power_law_exponents,
+        {"p": [2.0, 4.0, 2.0, 4.0], "d": [2.0, 2.0, 3.0, 3.0], "y": [1.0, 2.0, 3.0, 5.0]},
+        p=Array(),
+        d=Array(),
+        y=Array(),
+    )
     reg[pre + "separating_margins"] = fn(MS.separating_margins, {"T": 3}, T=Int(1))
     reg[pre + "cap_fraction"] = fn(
         MS.cap_fraction, {"d": 3, "phi": 0.5}, d=Int(2), phi=Real(0.0, math.pi / 2)

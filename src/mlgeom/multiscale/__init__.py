@@ -19,6 +19,8 @@ seeded sweeps through ``pmap``                    :mod:`.sweeps`
 strawmen: midpoint, centroid, halving learners,
 uniform guessing                                  :mod:`.baselines`
 Section 1.2, Theorem 8: an adaptive adversary     :mod:`.adversary`
+Theorem 12, Appendix E.2: the explicit bound and
+the loss against p and d                          :mod:`.even_p_rate`
 Remark 3.4: majority vote instead of Lemma 3.2's
 LP, its adversary and sweep                       :mod:`.majority_vote`
 worst cases of Lemma E.2 and Claim 28             :mod:`.worst_case`
@@ -59,6 +61,15 @@ __getattr__, __dir__, __all__ = attach(
             "steiner_area",
             "uniform_ball",
             "z_scale",
+        ],
+        "even_p_rate": [
+            "EVEN_P_LEARNERS",
+            "even_p_adversarial_run",
+            "even_p_bound",
+            "even_p_loss_scale",
+            "even_p_rate_summary",
+            "even_p_rate_sweep",
+            "power_law_exponents",
         ],
         "experiments": [
             "appendix_f_stream",

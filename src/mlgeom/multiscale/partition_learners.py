@@ -39,7 +39,8 @@ def cone_extent(A: np.ndarray, q: np.ndarray, radius: float = 1.0) -> tuple[floa
     Moreau: ``max_{u ∈ C, ‖u‖<=1} ⟨q, u⟩ = ‖Π_C(q)‖`` for a closed convex cone ``C``, and
     ``Π_C(q) = q − Aᵀλ`` with ``λ = argmin_{λ>=0} ‖Aᵀλ − q‖`` (NNLS on the polar cone). A fast
     path for the learners' knowledge sets (all cuts pass through the origin), checked against
-    the LP width in the tests.
+    the LP width in the tests. When NNLS stops at scipy's default iteration cap (ill-conditioned
+    cuts), it is rerun with a cap of ``100·max(m, 10)`` iterations for ``m`` cuts.
     """
     q = check_vector(q, "q")
     A = check_matrix(A, "A", n_cols=q.size, min_rows=0)
@@ -48,7 +49,11 @@ def cone_extent(A: np.ndarray, q: np.ndarray, radius: float = 1.0) -> tuple[floa
     def support(c):
         if len(A) == 0:
             return radius * float(np.linalg.norm(c))
-        lam, _ = nnls(A.T, c)
+        try:
+            lam, _ = nnls(A.T, c)
+        except RuntimeError:  # ill-conditioned cuts (e.g. the even-p map's near-collinear
+            # queries): scipy's default of 3·(number of cuts) iterations is not enough
+            lam, _ = nnls(A.T, c, maxiter=100 * max(len(A), 10))
         return radius * float(np.linalg.norm(c - A.T @ lam))
 
     return -support(-q), support(q)
