@@ -23,6 +23,14 @@ export OPENBLAS_CORETYPE ?= Haswell
 export NPY_DISABLE_CPU_FEATURES ?= X86_V4 AVX512_ICL AVX512_SPR
 endif
 
+# One OpenBLAS thread per process. The book's linear algebra is small (a few hundred particles
+# or documents, at most a few thousand coordinates), and with two threads in the kernel and in
+# each of two sweep workers on two cores the threads' hand-offs cost more than they save: on the
+# idle 2-core machine the FY chapter took 478 s with two threads and 189 s with one. A matrix
+# product computes each entry in one thread, and the five notebooks' stored outputs and records
+# came out identical with one thread.
+export OPENBLAS_NUM_THREADS ?= 1
+
 # Each chapter's notebook -> the subpackages its code lives in (NB=... scopes unit, nbval, records
 # and check to one chapter: its package's tests and doctests, its notebook's tests).
 PKGS_geometry_primer                := primer algorithms

@@ -60,3 +60,12 @@ def test_makefile_pins_the_same_cpu_kernels_as_reproduce():
     makefile = (ROOT / "Makefile").read_text()
     for key, value in CPU_PINS.items():
         assert f"export {key} ?= {value}\n" in makefile, key
+
+
+def test_makefile_pins_the_same_blas_threads_as_reproduce():
+    """nbval (Makefile) and make reproduce run with the same OpenBLAS thread count."""
+    from mlgeom.book.reproduce import THREAD_PINS
+
+    makefile = (ROOT / "Makefile").read_text()
+    for key, value in THREAD_PINS.items():
+        assert f"export {key} ?= {value}\n" in makefile, key

@@ -50,6 +50,7 @@ from mlgeom.book.profiles import PROFILES, check_profile
 
 __all__ = [
     "CPU_PINS",
+    "THREAD_PINS",
     "Progress",
     "ReproduceInterrupted",
     "notebooks",
@@ -65,6 +66,11 @@ CPU_PINS = {
     "OPENBLAS_CORETYPE": "Haswell",
     "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",
 }
+
+#: Environment on every machine: one OpenBLAS thread per process (the Makefile exports the same
+#: value, and explains why; a value already set in the environment wins). The sweep workers of
+#: :func:`mlgeom.parallel.pmap` inherit the kernel's count.
+THREAD_PINS = {"OPENBLAS_NUM_THREADS": "1"}
 
 _VOLATILE_CELL_KEYS = ("papermill", "execution")
 
@@ -165,9 +171,11 @@ def _execute_into(nb_path: Path, profile: str, out_path: Path) -> None:
 
     params = None if profile == "book" else {"PROFILE": profile}
     os.environ["MLGEOM_PROGRESS"] = "0"  # the kernel inherits it: no tqdm bar in stored outputs
+    for key, value in THREAD_PINS.items():
+        os.environ.setdefault(key, value)  # before the kernel starts and imports numpy
     if platform.machine() in ("x86_64", "AMD64"):
         for key, value in CPU_PINS.items():
-            os.environ.setdefault(key, value)  # before the kernel starts and imports numpy
+            os.environ.setdefault(key, value)
     try:
         pm.execute_notebook(
             str(nb_path),
