@@ -52,6 +52,7 @@ from mlgeom._validation import (
 from mlgeom.multiscale.adversary import separating_margins
 from mlgeom.multiscale.losses import _check_label, nn_loss
 from mlgeom.multiscale.partition_learners import HyperplaneLearner, MulticlassLearner
+from mlgeom.multiscale.sweeps import _paired_tasks
 from mlgeom.parallel import pmap
 from mlgeom.random import as_generator, spawn
 
@@ -413,15 +414,7 @@ def remark34_sweep(T: int, d: int, seeds, learners=REMARK34_LEARNERS) -> list[di
         label 2), ``"fooled"`` (rounds where ``A_01`` erred), ``"cycles"`` and ``"seconds"``
         per learner.
     """
-    T = check_positive_int(T, "T")
-    d = check_positive_int(d, "d", minimum=4)
-    learners = [check_in(n, "learners", REMARK34_LEARNERS) for n in learners]
-    if not learners:
-        raise ValueError("learners must name at least one learner")
-    if len(seeds) == 0:
-        raise ValueError("seeds must hold at least one generator")
-    keys = [as_generator(s).integers(0, 2**63, size=3) for s in seeds]
-    tasks = [(n, T, d, k) for k in keys for n in learners]
+    T, d, learners, keys, tasks = _paired_tasks(T, d, seeds, learners, REMARK34_LEARNERS, 4)
     out = pmap(_remark34_task, tasks, desc="Remark 3.4: majority vote")
     m = separating_margins(T)
     uniform = np.cumsum((2 * _A * _RHO * m + 2 * _H * _LAM + _A * _RHO * m) / 3.0)  # any truth

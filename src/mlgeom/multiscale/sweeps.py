@@ -191,14 +191,15 @@ def _adversary_task(args) -> dict:
     return {"loss": r["loss"], "mistakes": r["mistakes"], "seconds": time.perf_counter() - tic}
 
 
-def _paired_tasks(T, d, seeds, learners) -> tuple:
+def _paired_tasks(T, d, seeds, learners, names=ADVERSARY_LEARNERS, min_d: int = 2) -> tuple:
     """Validate an adversary sweep's arguments; one task per (seed, learner), paired by seed.
 
     Three integer keys are drawn from each seed (hidden ``w``, adversary, sampler), so every
-    learner meets the same ``w`` and the same adversary randomness.
+    learner meets the same ``w`` and the same adversary randomness. ``names`` are the learners
+    the sweep knows and ``min_d`` its smallest dimension (Remark 3.4's sweep passes its own).
     """
-    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
-    learners = [check_in(n, "learners", ADVERSARY_LEARNERS) for n in learners]
+    T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=min_d)
+    learners = [check_in(n, "learners", names) for n in learners]
     if not learners:
         raise ValueError("learners must name at least one learner")
     if len(seeds) == 0:
