@@ -91,6 +91,7 @@ __getattr__, __dir__, __all__ = attach(
             "random_model",
             "rcv1_like_forest",
             "record_table1_claims",
+            "record_table1_orderings",
             "run_protocol",
             "sphere_instances",
             "split_losses",
