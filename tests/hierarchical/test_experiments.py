@@ -452,3 +452,55 @@ def test_table1_orderings_refuses_bad_inputs(kwargs, match):
     one = pd.DataFrame({a: [1.0] for a in (*ex.ALGORITHMS, ex.EMPTY)})
     with pytest.raises(ValueError, match="at least 2 splits"):
         ex.record_table1_orderings(rec, "p", one, "s")
+
+
+def _hand_corpus():
+    from mlgeom.hierarchical.corpus import HierarchicalCorpus
+
+    # roots 0 and 4; 1, 2 under 0; 3 under 1: depths 0, 1, 1, 2, 0
+    G = Taxonomy([-1, 0, 0, 1, -1])
+    V = np.array([[1, 1, 0, 1, 0], [1, 1, 1, 0, 1], [0, 0, 0, 0, 0]], dtype=np.int8)
+    X = sp.csr_matrix(np.eye(3, 4))
+    return HierarchicalCorpus(X, sp.csr_matrix(V), G, "hand", np.arange(3))
+
+
+def test_corpus_statistics_by_hand():
+    stats = ex.corpus_statistics(_hand_corpus())
+    assert tuple(stats) == ex.CORPUS_STATISTICS
+    assert stats["n-docs"] == 3 and stats["classes"] == 5 and stats["roots"] == 2
+    assert stats["depth"] == 2
+    assert stats["depth-distribution"] == "0.40, 0.40, 0.20"
+    # paths: {0, 1, 3} is one path; {0, 1, 2, 4} three (ending at 1, 2 and 4); none for the empty
+    assert stats["paths-per-doc"] == pytest.approx(4 / 3)
+    with pytest.raises(TypeError, match="corpus must be a HierarchicalCorpus"):
+        ex.corpus_statistics("x")
+
+
+def test_record_corpus_claims_measures_the_registered_statistics_only():
+    class _Reg:
+        entries = {"hier.data.rcv1.classes": None, "hier.data.rcv1.depth-distribution": None}
+
+    rec = _Calls()
+    rec.registry = _Reg()
+    stats = ex.record_corpus_claims(rec, "rcv1", _hand_corpus())
+    assert [(c[0], c[1]) for c in rec.calls] == [
+        ("hier.data.rcv1.classes", 5),
+        ("hier.data.rcv1.depth-distribution", "0.40, 0.40, 0.20"),
+    ]
+    assert stats["roots"] == 2
+    with pytest.raises(ValueError, match="key"):
+        ex.record_corpus_claims(rec, "reuters", _hand_corpus())
+
+
+def test_corpus_claims_on_the_shipped_rcv1_taxonomy(tmp_path):
+    # the registry's RCV1 shape claims, judged on the shipped RCV1-v2 forest and sample
+    from mlgeom.book import claims as C
+    from mlgeom.book.registry import load_registry
+    from mlgeom.hierarchical.shipped import load_rcv1_sample
+
+    reg = load_registry("hierarchical_classification")
+    rec = C.ClaimsRecord("hierarchical_classification", "book", tmp_path, reg)
+    stats = ex.record_corpus_claims(rec, "rcv1", load_rcv1_sample())
+    assert stats["classes"] == 103 and stats["roots"] == 4 and stats["depth"] == 3
+    assert rec["hier.data.rcv1.depth-distribution"].holds
+    assert not rec["hier.data.rcv1.classes"].holds  # RCV1-v2 lists 103 codes, the paper 101

@@ -43,6 +43,7 @@ from mlgeom._validation import (
     check_real,
 )
 from mlgeom.book import claims as C
+from mlgeom.hierarchical.corpus import HierarchicalCorpus, label_statistics
 from mlgeom.hierarchical.label_model import (
     BOUND_CONSTANT,
     HierarchicalLabelModel,
@@ -86,6 +87,9 @@ __all__ = [
     "rcv1_like_forest",
     "record_table1_claims",
     "record_table1_orderings",
+    "record_corpus_claims",
+    "corpus_statistics",
+    "CORPUS_STATISTICS",
     "RegretResult",
     "run_protocol",
     "sphere_instances",
@@ -1373,3 +1377,72 @@ def record_table1_orderings(
         mean_interval(per["SH-RLS"] / per["H-SVM"]),
         mean_interval(per[EMPTY] / per["H-SVM"]),
     )
+
+
+#: The corpus statistics Section 8 prints, by claim suffix (``hier.data.<key>.<suffix>``).
+CORPUS_STATISTICS = ("n-docs", "classes", "roots", "depth", "depth-distribution", "paths-per-doc")
+
+
+def corpus_statistics(corpus: HierarchicalCorpus) -> dict[str, Any]:
+    """Section 8's description of a corpus, measured on it.
+
+    ``n-docs`` documents; ``classes`` nodes of its taxonomy; ``roots`` trees; ``depth`` the
+    longest path (roots at depth 0, so the paper's "longest path has length 3" is depth 3);
+    ``depth-distribution`` the fractions of the nodes at each depth as the paper prints them
+    (two decimals, comma-separated); ``paths-per-doc`` the mean number of paths of a
+    multilabel (:func:`~mlgeom.hierarchical.corpus.paths_per_document`).
+
+    Parameters
+    ----------
+    corpus : HierarchicalCorpus
+        The corpus a loader returned.
+
+    Returns
+    -------
+    dict
+        One value per name of :data:`CORPUS_STATISTICS`.
+    """
+    if not isinstance(corpus, HierarchicalCorpus):
+        got = f"{type(corpus).__name__} {corpus!r:.60}"
+        raise TypeError(f"corpus must be a HierarchicalCorpus; got {got}")
+    G = corpus.taxonomy
+    stats = label_statistics(corpus.V, G)
+    return {
+        "n-docs": int(corpus.n_docs),
+        "classes": int(G.n_nodes),
+        "roots": int(G.roots.size),
+        "depth": int(G.max_depth),
+        "depth-distribution": ", ".join(f"{f:.2f}" for f in stats["depth_distribution"]),
+        "paths-per-doc": stats["paths_per_doc"]["mean"],
+    }
+
+
+def record_corpus_claims(
+    record: C.ClaimsRecord, key: str, corpus: HierarchicalCorpus
+) -> dict[str, Any]:
+    """Measure the claims ``hier.data.<key>.*``: Section 8's corpus statistics on ``corpus``.
+
+    Every statistic of :func:`corpus_statistics` whose id the record's registry holds is
+    measured; the others are returned only.
+
+    Parameters
+    ----------
+    record : mlgeom.book.claims.ClaimsRecord
+        Where the claims go.
+    key : str
+        The corpus key of the ids, ``"rcv1"`` or ``"ohsumed"``.
+    corpus : HierarchicalCorpus
+        The corpus the profile loaded.
+
+    Returns
+    -------
+    dict
+        The statistics (:func:`corpus_statistics`).
+    """
+    key = check_in(key, "key", ("rcv1", "ohsumed"))
+    stats = corpus_statistics(corpus)
+    for name, value in stats.items():
+        cid = f"hier.data.{key}.{name}"
+        if cid in record.registry.entries:
+            record.measure(cid, value)
+    return stats
