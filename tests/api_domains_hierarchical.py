@@ -834,6 +834,30 @@ def _declare_data_folders(reg: dict, H: Any, pre: str) -> None:
         scale=NAME,
         why=NAME,
     )
+    reg[pre + "corpus_statistics"] = fn(
+        H.corpus_statistics, lambda: {"corpus": _corpus()}, corpus=Instance("HierarchicalCorpus")
+    )
+    reg[pre + "record_corpus_claims"] = fn(
+        H.record_corpus_claims,
+        lambda: {"record": _t1_record(), "key": "rcv1", "corpus": _corpus()},
+        record=Skip("a ClaimsRecord (the registry's hier.data.<key>.* ids are measured)"),
+        key=Choice(("rcv1", "ohsumed")),
+        corpus=Instance("HierarchicalCorpus"),
+    )
+    reg[pre + "record_table1_orderings"] = fn(
+        H.record_table1_orderings,
+        lambda: {
+            "record": _t1_record(),
+            "prefix": "hier.t1.rcv1-sample",
+            "per": H.split_losses(_folder("t1", lambda folder: F.paper_like_result())),
+            "scale": "4 splits",
+        },
+        record=Skip("a ClaimsRecord whose registry holds the ids <prefix>.*"),
+        prefix=Skip("the claim ids' prefix (an id not in the registry raises)"),
+        per=Instance("DataFrame"),
+        scale=NAME,
+        others=Choice(("S-RLS", "H-PERC", "PERC", "SVM")),
+    )
 
 
 def _bench_runs() -> tuple[Any, Any]:

@@ -384,3 +384,123 @@ def test_theorem2_experiment_with_costs(monkeypatch):
         ex.theorem2_experiment(model, X, reps=1, seed=0, checkpoints=cps, costs=np.zeros(G.n_nodes))
     with pytest.raises(ValueError, match="shape"):
         ex.theorem2_experiment(model, X, reps=1, seed=0, checkpoints=cps, costs=np.ones(3))
+
+
+class _Calls:
+    """Collects what a claims function measures: (id, value, keyword arguments)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, float, dict]] = []
+
+    def measure(self, cid: str, value: float, **kw) -> None:
+        self.calls.append((cid, value, kw))
+
+
+def test_table1_orderings_by_hand_and_subset_of_others():
+    # three splits; H-SVM is best, SH-RLS second; the empty prediction beats the Perceptrons
+    per = pd.DataFrame(
+        {
+            "PERC": [2.0, 2.2, 2.1],
+            "H-PERC": [1.9, 2.0, 2.3],
+            "S-RLS": [1.2, 1.3, 1.1],
+            "SH-RLS": [1.0, 1.1, 1.0],
+            "SVM": [1.1, 1.2, 1.0],
+            "H-SVM": [0.9, 1.0, 1.0],
+            ex.EMPTY: [1.5, 1.5, 1.5],
+        }
+    )
+    rec = _Calls()
+    ex.record_table1_orderings(rec, "p", per, "3 splits")
+    ids = [c[0] for c in rec.calls]
+    assert ids == ["p.hsvm-best", "p.shrls-below-s-rls", "p.shrls-below-h-perc",
+                   "p.shrls-below-perc", "p.shrls-below-svm", "p.shrls-close-to-hsvm"]  # fmt: skip
+    got = {c[0]: c for c in rec.calls}
+    # H-SVM minus the best other by mean (SH-RLS: 1.0333 < SVM 1.1): mean of (-0.1, -0.1, 0)
+    _, v, kw = got["p.hsvm-best"]
+    assert v == pytest.approx(-0.2 / 3)
+    assert kw["baseline"] == pytest.approx(1.5 - np.mean([1.0, 1.1, 1.0]))
+    assert kw["seeds"] == 3 and kw["scale"] == "3 splits"
+    _, v, kw = got["p.shrls-below-perc"]
+    assert v == pytest.approx(np.mean([-1.0, -1.1, -1.1]))
+    assert kw["baseline"] == pytest.approx(np.mean([-0.5, -0.7, -0.6]))
+    _, v, kw = got["p.shrls-close-to-hsvm"]
+    assert v == pytest.approx(np.mean([1.0 / 0.9, 1.1 / 1.0, 1.0 / 1.0]))
+    assert kw["baseline"] == pytest.approx(np.mean([1.5 / 0.9, 1.5, 1.5]))
+    rec2 = _Calls()
+    ex.record_table1_orderings(rec2, "q", per, "s", others=("PERC",))
+    want = ["q.hsvm-best", "q.shrls-below-perc", "q.shrls-close-to-hsvm"]
+    assert [c[0] for c in rec2.calls] == want
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"per": "x"}, "per must be a pandas DataFrame"),
+        ({"per": pd.DataFrame({"PERC": [1.0, 2.0]})}, "per must have a column"),
+        ({"others": "PERC"}, "others must be a sequence"),
+        ({"others": ("PERC", "H-SVM")}, "others must be a sequence"),
+        ({"prefix": ""}, "prefix must be a non-empty string"),
+    ],
+)
+def test_table1_orderings_refuses_bad_inputs(kwargs, match):
+    per = pd.DataFrame({a: [1.0, 2.0] for a in (*ex.ALGORITHMS, ex.EMPTY)})
+    args = {"prefix": "p", "per": per, "others": ("PERC",), **kwargs}
+    rec = _Calls()
+    with pytest.raises((ValueError, TypeError), match=match):
+        ex.record_table1_orderings(rec, args["prefix"], args["per"], "s", others=args["others"])
+    assert rec.calls == []
+    one = pd.DataFrame({a: [1.0] for a in (*ex.ALGORITHMS, ex.EMPTY)})
+    with pytest.raises(ValueError, match="at least 2 splits"):
+        ex.record_table1_orderings(rec, "p", one, "s")
+
+
+def _hand_corpus():
+    from mlgeom.hierarchical.corpus import HierarchicalCorpus
+
+    # roots 0 and 4; 1, 2 under 0; 3 under 1: depths 0, 1, 1, 2, 0
+    G = Taxonomy([-1, 0, 0, 1, -1])
+    V = np.array([[1, 1, 0, 1, 0], [1, 1, 1, 0, 1], [0, 0, 0, 0, 0]], dtype=np.int8)
+    X = sp.csr_matrix(np.eye(3, 4))
+    return HierarchicalCorpus(X, sp.csr_matrix(V), G, "hand", np.arange(3))
+
+
+def test_corpus_statistics_by_hand():
+    stats = ex.corpus_statistics(_hand_corpus())
+    assert tuple(stats) == ex.CORPUS_STATISTICS
+    assert stats["n-docs"] == 3 and stats["classes"] == 5 and stats["roots"] == 2
+    assert stats["depth"] == 2
+    assert stats["depth-distribution"] == "0.40, 0.40, 0.20"
+    # paths: {0, 1, 3} is one path; {0, 1, 2, 4} three (ending at 1, 2 and 4); none for the empty
+    assert stats["paths-per-doc"] == pytest.approx(4 / 3)
+    with pytest.raises(TypeError, match="corpus must be a HierarchicalCorpus"):
+        ex.corpus_statistics("x")
+
+
+def test_record_corpus_claims_measures_the_registered_statistics_only():
+    class _Reg:
+        entries = {"hier.data.rcv1.classes": None, "hier.data.rcv1.depth-distribution": None}
+
+    rec = _Calls()
+    rec.registry = _Reg()
+    stats = ex.record_corpus_claims(rec, "rcv1", _hand_corpus())
+    assert [(c[0], c[1]) for c in rec.calls] == [
+        ("hier.data.rcv1.classes", 5),
+        ("hier.data.rcv1.depth-distribution", "0.40, 0.40, 0.20"),
+    ]
+    assert stats["roots"] == 2
+    with pytest.raises(ValueError, match="key"):
+        ex.record_corpus_claims(rec, "reuters", _hand_corpus())
+
+
+def test_corpus_claims_on_the_shipped_rcv1_taxonomy(tmp_path):
+    # the registry's RCV1 shape claims, judged on the shipped RCV1-v2 forest and sample
+    from mlgeom.book import claims as C
+    from mlgeom.book.registry import load_registry
+    from mlgeom.hierarchical.shipped import load_rcv1_sample
+
+    reg = load_registry("hierarchical_classification")
+    rec = C.ClaimsRecord("hierarchical_classification", "book", tmp_path, reg)
+    stats = ex.record_corpus_claims(rec, "rcv1", load_rcv1_sample())
+    assert stats["classes"] == 103 and stats["roots"] == 4 and stats["depth"] == 3
+    assert rec["hier.data.rcv1.depth-distribution"].holds
+    assert not rec["hier.data.rcv1.classes"].holds  # RCV1-v2 lists 103 codes, the paper 101

@@ -904,19 +904,21 @@ def record_benchmark_claims(
     """Measure the claims ``hier.bench.*`` (issue 14) on the two runs of :func:`benchmark_protocol`.
 
     In the registry's order: the design checks (the Bayes-optimal predictor's exact expected
-    H-loss at most half the empty prediction's; its realized test loss consistent with the
-    exact expectation, in standard errors over the splits), then per pair of :data:`PAIRS`
-    "hierarchical below flat" on the shared facets (paired interval below 0), then the
-    ties on the control (paired interval within ±:func:`tie_margin`); then Lemma 1 on the
-    learners' own predictions (test documents, over every size, split, flat learner and
-    both corpora, whose H-loss the G-truncation increased), and the same two comparisons with
-    the G-truncated flat learner in place of the flat one (same tie); then, if
-    ``clean_control`` is given, the ties with the truncated flat learner on the noise-free
-    control (the noisy control's tie); then, if ``leaf_noise_control`` is given, the ties of
-    each pair on the control with the noise on the leaves only, with the flat learner and then
-    with its truncation (the noisy control's tie); then the same on
-    ``matched_leaf_noise_control`` if given. Each result is also measured with the empty
-    prediction in place of the hierarchical learner.
+    H-loss at most half the empty prediction's; its realized test loss consistent with the exact
+    expectation, in standard errors over the splits), then the rest of Table 1's orderings on
+    the shared facets (H-SVM best, SH-RLS below H-PERC, PERC and SVM, SH-RLS close to H-SVM;
+    :func:`~mlgeom.hierarchical.experiments.record_table1_orderings`), then per pair of
+    :data:`PAIRS` "hierarchical below flat" on the shared facets (paired interval below 0), then
+    the ties on the control (paired interval within ±:func:`tie_margin`); then Lemma 1 on the
+    learners' own predictions (test documents, over every size, split, flat learner and both
+    corpora, whose H-loss the G-truncation increased), and the same two comparisons with the
+    G-truncated flat learner in place of the flat one (same tie); then, if ``clean_control`` is
+    given, the ties with the truncated flat learner on the noise-free control (the noisy
+    control's tie); then, if ``leaf_noise_control`` is given, the ties of each pair on the
+    control with the noise on the leaves only, with the flat learner and then with its
+    truncation (the noisy control's tie); then the same on ``matched_leaf_noise_control`` if
+    given. Each result is also measured with the empty prediction in place of the hierarchical
+    learner.
 
     Parameters
     ----------
@@ -939,7 +941,12 @@ def record_benchmark_claims(
     dict
         ``tie`` (the control's margin), ``bayes_ratio`` and ``bayes_z``.
     """
-    from mlgeom.hierarchical.experiments import EMPTY, LEMMA1_COLUMN, TRUNCATED
+    from mlgeom.hierarchical.experiments import (
+        EMPTY,
+        LEMMA1_COLUMN,
+        TRUNCATED,
+        record_table1_orderings,
+    )
 
     corpora = _corpora(
         facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control
@@ -959,6 +966,10 @@ def record_benchmark_claims(
     se = float(d.std(ddof=1) / np.sqrt(d.size))
     z = float(d.mean() / se) if se > 0 else 0.0
     record.measure("hier.bench.design.bayes-consistent", z)
+    # the rest of Table 1's orderings on the shared facets (SH-RLS − S-RLS is the first pair)
+    record_table1_orderings(
+        record, "hier.bench.facets", _largest(facets), scale, others=("H-PERC", "PERC", "SVM")
+    )
     tie = tie_margin(control)
     for key, runs, refs in (("facets", facets, None),
                             ("control", control, {"tie": tie, "minus_tie": -tie})):  # fmt: skip

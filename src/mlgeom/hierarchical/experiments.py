@@ -43,6 +43,7 @@ from mlgeom._validation import (
     check_real,
 )
 from mlgeom.book import claims as C
+from mlgeom.hierarchical.corpus import HierarchicalCorpus, label_statistics
 from mlgeom.hierarchical.label_model import (
     BOUND_CONSTANT,
     HierarchicalLabelModel,
@@ -85,6 +86,10 @@ __all__ = [
     "random_model",
     "rcv1_like_forest",
     "record_table1_claims",
+    "record_table1_orderings",
+    "record_corpus_claims",
+    "corpus_statistics",
+    "CORPUS_STATISTICS",
     "RegretResult",
     "run_protocol",
     "sphere_instances",
@@ -1272,14 +1277,72 @@ def record_table1_claims(
     pandas.DataFrame
         Our Table 1 (:func:`table1`) with the strawman's row.
     """
-    from mlgeom.stats import mean_interval, paired_interval
-
     paper_ds = check_in(paper_ds, "paper_ds", tuple(PAPER_TABLE1))
     t1 = table1(result, paper_ds)
     per = split_losses(result)
     if EMPTY not in per.columns:
         raise ValueError(f"result has no {EMPTY!r} rows; apply with_empty_prediction first")
+    record_table1_orderings(record, f"hier.t1.{key}", per, scale)
+    for alg in ALGORITHMS:
+        for loss, short in (("zero-one", "01"), ("uniform H-loss", "h"), ("Δ-loss", "delta")):
+            p = float(PAPER_TABLE1[paper_ds].loc[alg, (loss, "mean")])
+            m = float(t1.loc[alg, (loss, "mean")])
+            record.measure(
+                f"hier.t1.{key}.{alg.lower()}.{short}",
+                m,
+                note=f"not comparable: {m / p:.2f} times the paper's value; {why}",
+            )
+    return t1
+
+
+def record_table1_orderings(
+    record: C.ClaimsRecord,
+    prefix: str,
+    per: pd.DataFrame,
+    scale: str,
+    *,
+    others: Sequence[str] = ("S-RLS", "H-PERC", "PERC", "SVM"),
+) -> None:
+    """Measure the orderings the paper draws from Table 1 on per-split uniform H-losses (Section 8).
+
+    H-SVM below the best of the other five (by mean); SH-RLS below S-RLS, H-PERC, PERC and the
+    flat SVM; SH-RLS "reasonably close" to H-SVM (per-split ratio,
+    :func:`mlgeom.stats.mean_interval`). Differences are judged split by split (paired t
+    intervals, :func:`mlgeom.stats.paired_interval`), and each is also measured with the
+    strawman :data:`EMPTY` in place of the first learner: an ordering that predicting nothing
+    also satisfies does not discriminate. Ids are ``<prefix>.hsvm-best``,
+    ``<prefix>.shrls-below-<other>`` and ``<prefix>.shrls-close-to-hsvm``, in that order.
+
+    Parameters
+    ----------
+    record : mlgeom.book.claims.ClaimsRecord
+        Where the claims go (preregistered in its registry).
+    prefix : str
+        The claims' id prefix, e.g. ``"hier.t1.synthetic"``.
+    per : pandas.DataFrame
+        One row per split, one column per algorithm of :data:`ALGORITHMS` and :data:`EMPTY`
+        (uniform H-loss).
+    scale : str
+        The corpus size and splits, stored with every result.
+    others : sequence of str, default=("S-RLS", "H-PERC", "PERC", "SVM")
+        The learners SH-RLS is compared with, in this order (a subset of them where a
+        comparison is measured elsewhere, e.g. the facet benchmark's SH-RLS − S-RLS pair).
+    """
+    from mlgeom.stats import mean_interval, paired_interval
+
+    allowed = ("S-RLS", "H-PERC", "PERC", "SVM")
+    if isinstance(others, str) or any(o not in allowed for o in others):
+        raise ValueError(f"others must be a sequence of learners from {allowed}; got {others!r}")
+    if not isinstance(prefix, str) or not prefix:
+        raise ValueError(f"prefix must be a non-empty string; got {prefix!r}")
+    if not isinstance(per, pd.DataFrame):
+        raise TypeError(f"per must be a pandas DataFrame; got {type(per).__name__} {per!r:.60}")
+    missing = [a for a in (*ALGORITHMS, EMPTY) if a not in per.columns]
+    if missing:
+        raise ValueError(f"per must have a column for each of {missing}; got {list(per.columns)}")
     n = len(per)
+    if n < 2:
+        raise ValueError(f"per must hold at least 2 splits for a paired interval; got {n}")
     means = per[list(ALGORITHMS)].mean()
     best_other = str(means.drop("H-SVM").idxmin())
 
@@ -1306,21 +1369,80 @@ def record_table1_claims(
         )
         measure(cid, iv, biv, note)
 
-    paired("H-SVM", best_other, f"hier.t1.{key}.hsvm-best")
-    for other in ("S-RLS", "H-PERC", "PERC", "SVM"):
-        paired("SH-RLS", other, f"hier.t1.{key}.shrls-below-{other.lower()}")
+    paired("H-SVM", best_other, f"{prefix}.hsvm-best")
+    for other in others:
+        paired("SH-RLS", other, f"{prefix}.shrls-below-{other.lower()}")
     measure(
-        f"hier.t1.{key}.shrls-close-to-hsvm",
+        f"{prefix}.shrls-close-to-hsvm",
         mean_interval(per["SH-RLS"] / per["H-SVM"]),
         mean_interval(per[EMPTY] / per["H-SVM"]),
     )
-    for alg in ALGORITHMS:
-        for loss, short in (("zero-one", "01"), ("uniform H-loss", "h"), ("Δ-loss", "delta")):
-            p = float(PAPER_TABLE1[paper_ds].loc[alg, (loss, "mean")])
-            m = float(t1.loc[alg, (loss, "mean")])
-            record.measure(
-                f"hier.t1.{key}.{alg.lower()}.{short}",
-                m,
-                note=f"not comparable: {m / p:.2f} times the paper's value; {why}",
-            )
-    return t1
+
+
+#: The corpus statistics Section 8 prints, by claim suffix (``hier.data.<key>.<suffix>``).
+CORPUS_STATISTICS = ("n-docs", "classes", "roots", "depth", "depth-distribution", "paths-per-doc")
+
+
+def corpus_statistics(corpus: HierarchicalCorpus) -> dict[str, Any]:
+    """Section 8's description of a corpus, measured on it.
+
+    ``n-docs`` documents; ``classes`` nodes of its taxonomy; ``roots`` trees; ``depth`` the
+    longest path (roots at depth 0, so the paper's "longest path has length 3" is depth 3);
+    ``depth-distribution`` the fractions of the nodes at each depth as the paper prints them
+    (two decimals, comma-separated); ``paths-per-doc`` the mean number of paths of a
+    multilabel (:func:`~mlgeom.hierarchical.corpus.paths_per_document`).
+
+    Parameters
+    ----------
+    corpus : HierarchicalCorpus
+        The corpus a loader returned.
+
+    Returns
+    -------
+    dict
+        One value per name of :data:`CORPUS_STATISTICS`.
+    """
+    if not isinstance(corpus, HierarchicalCorpus):
+        got = f"{type(corpus).__name__} {corpus!r:.60}"
+        raise TypeError(f"corpus must be a HierarchicalCorpus; got {got}")
+    G = corpus.taxonomy
+    stats = label_statistics(corpus.V, G)
+    return {
+        "n-docs": int(corpus.n_docs),
+        "classes": int(G.n_nodes),
+        "roots": int(G.roots.size),
+        "depth": int(G.max_depth),
+        "depth-distribution": ", ".join(f"{f:.2f}" for f in stats["depth_distribution"]),
+        "paths-per-doc": stats["paths_per_doc"]["mean"],
+    }
+
+
+def record_corpus_claims(
+    record: C.ClaimsRecord, key: str, corpus: HierarchicalCorpus
+) -> dict[str, Any]:
+    """Measure the claims ``hier.data.<key>.*``: Section 8's corpus statistics on ``corpus``.
+
+    Every statistic of :func:`corpus_statistics` whose id the record's registry holds is
+    measured; the others are returned only.
+
+    Parameters
+    ----------
+    record : mlgeom.book.claims.ClaimsRecord
+        Where the claims go.
+    key : str
+        The corpus key of the ids, ``"rcv1"`` or ``"ohsumed"``.
+    corpus : HierarchicalCorpus
+        The corpus the profile loaded.
+
+    Returns
+    -------
+    dict
+        The statistics (:func:`corpus_statistics`).
+    """
+    key = check_in(key, "key", ("rcv1", "ohsumed"))
+    stats = corpus_statistics(corpus)
+    for name, value in stats.items():
+        cid = f"hier.data.{key}.{name}"
+        if cid in record.registry.entries:
+            record.measure(cid, value)
+    return stats
