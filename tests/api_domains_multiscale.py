@@ -313,7 +313,12 @@ def declare(reg: dict) -> None:
         true_label=label12,
     )
     reg[pre + "MultiscaleLearner.centre_slack"] = method(
-        ml, "centre_slack", {"x1": [0.3, 0.0], "x2": [-0.3, 0.0]}, x1=Array(), x2=Array()
+        ml,
+        "centre_slack",
+        {"x1": [0.3, 0.0], "x2": [-0.3, 0.0]},
+        x1=Array(),
+        x2=Array(),
+        ball=FLAG,
     )
     mm_kw = {
         "k": 3,

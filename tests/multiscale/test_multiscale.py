@@ -202,3 +202,33 @@ def test_multiscale_multiclass_no_update_when_correct_feasible_and_deterministic
         MultiscaleMulticlassLearner(1, 2, 3.0, 0.3)
     with pytest.raises(ValueError, match="Delta"):
         MultiscaleMulticlassLearner(3, 2, 3.0, 0.0)
+
+
+def test_centre_slack_ball_by_hand_and_against_the_point():
+    from mlgeom.multiscale import kernel_maps as km
+    from mlgeom.multiscale.learner import MultiscaleLearner
+
+    L = MultiscaleLearner(2, 3.0, n_scales=2, seed=0)
+    x1, x2 = np.array([0.3, 0.0]), np.array([-0.3, 0.0])
+    r1 = 0.1 * (3.0 * km.delta_i(1, 2, 3.0)) ** 3
+    # no cuts: only the box, 1 - r_i - max|c_j| (scale 1 has the largest radius)
+    box = min(
+        1.0 - 0.1 * (3.0 * km.delta_i(i, 2, 3.0)) ** 3
+        - max(np.abs(km.G_i(x1, i, 3.0)).max(), np.abs(km.G_i(x2, i, 3.0)).max())
+        for i in (1, 2)
+    )  # fmt: skip
+    assert L.centre_slack(x1, x2, ball=True) == pytest.approx(box)
+    assert L.centre_slack(x1, x2) == np.inf
+    # one hand-made cut a·z <= b at scale 1 on two coordinates: the ball's slack is the point's
+    # minus r_1 ||a||_2
+    S = L.S[1]
+    cols = S._activate(np.array([0, L.N[1] + 5]))
+    S.A = np.zeros((1, len(S.col)))
+    S.A[0, cols] = [3.0, 4.0]
+    S.b = np.array([2.0])
+    point = L.centre_slack(x1, x2)
+    c = np.concatenate([km.G_i(x1, 1, 3.0), km.G_i(x2, 1, 3.0)])
+    assert point == pytest.approx(2.0 - 3.0 * c[0] - 4.0 * c[L.N[1] + 5])
+    assert L.centre_slack(x1, x2, ball=True) == pytest.approx(min(point - 5.0 * r1, box))
+    with pytest.raises(TypeError, match="ball must be a bool"):
+        L.centre_slack(x1, x2, ball=1)

@@ -379,8 +379,9 @@ def run_multiscale(
     Queries: a uniform point of the segment's orthogonal direction through the midpoint, pushed
     off by ``±0.1 t^{-1/2}`` along ``x_1 − x_2``, kept in ``B_d``. Returns the cumulative
     ``L^p`` loss and that of uniform guessing (expected), the scale used each round (0: none
-    qualified), the Claim 29 slack of the true
-    centres and the number of active coordinates per scale.
+    qualified), the Claim 29 slack of the true centres (``claim29_slack`` at their point,
+    ``claim29_ball`` on the ball of radius ``0.1(pδ_i)^p`` as the claim states) and the number of
+    active coordinates per scale.
     """
     from mlgeom.multiscale.learner import MultiscaleLearner
 
@@ -411,6 +412,7 @@ def run_multiscale(
         "uniform": np.cumsum(uniform),
         "scales": scales,
         "claim29_slack": learner.centre_slack(X[0], X[1]),
+        "claim29_ball": learner.centre_slack(X[0], X[1], ball=True),
         "active": {i: len(S.col) for i, S in learner.S.items()},
     }
 
@@ -425,7 +427,8 @@ def run_multiscale_multiclass(
     Returns the cumulative ``L^p`` loss (and uniform guessing's expected one), the scale of each
     update (0: no update), the rounds
     with infeasible ``Mv >= 0``, the smallest ``min(Mv)`` and ``min(M + Mᵀ)``, rounds where a
-    pair had no scale, and the Claim 29 slack of each pair's true centres.
+    pair had no scale, and the smallest Claim 29 slack of the pairs' true centres (at the point
+    and on the ball, as in :func:`run_multiscale`).
     """
     from mlgeom.multiscale.learner import MultiscaleMulticlassLearner
 
@@ -463,5 +466,8 @@ def run_multiscale_multiclass(
         "Delta": Delta,
         "claim29_slack": min(
             learner.sub[(i, j)].centre_slack(X[i], X[j]) for i, j in learner.pairs
+        ),
+        "claim29_ball": min(
+            learner.sub[(i, j)].centre_slack(X[i], X[j], ball=True) for i, j in learner.pairs
         ),
     }

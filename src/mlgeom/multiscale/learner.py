@@ -301,12 +301,26 @@ class MultiscaleLearner:
         self.update(a, true_label)
         return a["label"], a["scale"]
 
-    def centre_slack(self, x1, x2) -> float:
-        """``min`` over all cuts of ``b − a·(G_i(x_1), G_i(x_2))`` (Claim 29 needs ``>= 0``)."""
+    def centre_slack(self, x1, x2, *, ball: bool = False) -> float:
+        """Claim 29's slack of the true pair's point ``c = (G_i(x_1), G_i(x_2))``, all scales.
+
+        With ``ball=False``: ``min`` over all cuts of ``b − a·c`` (the point survives every
+        cut: ``>= 0``). With ``ball=True``, Claim 29 as stated: ``S_i`` contains the ``L^2``
+        ball of radius ``r_i = 0.1(pδ_i)^p`` around ``c``. For ``S_i = [−1, 1]^{2N_i} ∩
+        {A z <= b}`` that holds exactly when every cut has ``b − a·c − r_i‖a‖₂ >= 0`` and every
+        coordinate ``1 − r_i − |c_j| >= 0``; the smallest of these over all scales is returned
+        (``S_i`` only shrinks, so the final sets decide every round).
+        """
         x1 = check_vector(x1, "x1", size=self.d)
         x2 = check_vector(x2, "x2", size=self.d)
+        if not isinstance(ball, bool):
+            raise TypeError(f"ball must be a bool; got {ball!r}")
         worst = np.inf
         for i, S in self.S.items():
+            r = 0.1 * (self.p * km.delta_i(i, self.d, self.p)) ** self.p if ball else 0.0
+            if ball:  # the box [−1, 1]^{2N_i}, every coordinate of c
+                centre = np.concatenate([km.G_i(x1, i, self.p), km.G_i(x2, i, self.p)])
+                worst = min(worst, float(1.0 - r - np.abs(centre).max()))
             if not len(S.b):
                 continue
             z = np.zeros(len(S.col))
@@ -321,7 +335,8 @@ class MultiscaleLearner:
                 arg = np.asarray(x)[j] / 2 - (c - km.D_i(i, d, p)) * km.delta_i(i, d, p)
                 with np.errstate(divide="ignore"):
                     z[cols[half]] = np.sign(arg) ** k * np.abs(arg) ** (p - k)
-            worst = min(worst, float((S.b - S.A @ z).min()))
+            margin = r * np.linalg.norm(S.A, axis=1) if ball else 0.0
+            worst = min(worst, float((S.b - S.A @ z - margin).min()))
         return worst
 
 
