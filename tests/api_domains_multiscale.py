@@ -312,8 +312,16 @@ def declare(reg: dict) -> None:
         a=Skip("an assessment dict returned by assess"),
         true_label=label12,
     )
+    reg[pre + "MultiscaleLearner.claim29_ball_parts"] = method(
+        ml, "claim29_ball_parts", {"x1": [0.3, 0.0], "x2": [-0.3, 0.0]}, x1=Array(), x2=Array()
+    )
     reg[pre + "MultiscaleLearner.centre_slack"] = method(
-        ml, "centre_slack", {"x1": [0.3, 0.0], "x2": [-0.3, 0.0]}, x1=Array(), x2=Array()
+        ml,
+        "centre_slack",
+        {"x1": [0.3, 0.0], "x2": [-0.3, 0.0]},
+        x1=Array(),
+        x2=Array(),
+        ball=FLAG,
     )
     mm_kw = {
         "k": 3,
@@ -645,6 +653,15 @@ def declare(reg: dict) -> None:
         seeds=SEEDS,
         n_particles=Int(2),
         n_steps=Int(0),
+    )
+    reg[pre + "claim29_box_slack"] = fn(
+        MS.claim29_box_slack,
+        {"ps": [2.5, 3.0], "scales": [1], "d": 2, "n_centres": 2, "seed": 0},
+        ps=Array(),
+        scales=Array(),
+        d=Int(1),
+        n_centres=Int(1),
+        seed=SEED,
     )
     reg[pre + "sampler_check"] = fn(
         MS.sampler_check, {"n_polys": 2, "n": 10, "seed": 0}, n_polys=Int(1), n=Int(1), seed=SEED

@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -202,3 +203,70 @@ def test_multiscale_multiclass_no_update_when_correct_feasible_and_deterministic
         MultiscaleMulticlassLearner(1, 2, 3.0, 0.3)
     with pytest.raises(ValueError, match="Delta"):
         MultiscaleMulticlassLearner(3, 2, 3.0, 0.0)
+
+
+def test_centre_slack_ball_by_hand_and_against_the_point():
+    from mlgeom.multiscale import kernel_maps as km
+    from mlgeom.multiscale.learner import MultiscaleLearner
+
+    L = MultiscaleLearner(2, 3.0, n_scales=2, seed=0)
+    x1, x2 = np.array([0.3, 0.0]), np.array([-0.3, 0.0])
+    r1 = 0.1 * (3.0 * km.delta_i(1, 2, 3.0)) ** 3
+    # no cuts: only the box, 1 - r_i - max|c_j| (scale 1 has the largest radius)
+    box = min(
+        (1.0 - max(np.abs(km.G_i(x1, i, 3.0)).max(), np.abs(km.G_i(x2, i, 3.0)).max()))
+        - 0.1 * (3.0 * km.delta_i(i, 2, 3.0)) ** 3
+        for i in (1, 2)
+    )  # fmt: skip
+    # p = 3 is an integer: the last entry of each group of D is sign(x)^3 = ±1, so the box
+    # part is exactly -r_1 (the largest radius), whatever the centres (Claim 29's base case)
+    assert box == -r1
+    assert L.centre_slack(x1, x2, ball=True) == pytest.approx(box)
+    assert L.centre_slack(x1, x2) == np.inf
+    # one hand-made cut a·z <= b at scale 1 on two coordinates: the ball's slack is the point's
+    # minus r_1 ||a||_2
+    S = L.S[1]
+    cols = S._activate(np.array([0, L.N[1] + 5]))
+    S.A = np.zeros((1, len(S.col)))
+    S.A[0, cols] = [3.0, 4.0]
+    S.b = np.array([2.0])
+    point = L.centre_slack(x1, x2)
+    c = np.concatenate([km.G_i(x1, 1, 3.0), km.G_i(x2, 1, 3.0)])
+    assert point == pytest.approx(2.0 - 3.0 * c[0] - 4.0 * c[L.N[1] + 5])
+    assert L.centre_slack(x1, x2, ball=True) == pytest.approx(min(point - 5.0 * r1, box))
+    with pytest.raises(TypeError, match="ball must be a bool"):
+        L.centre_slack(x1, x2, ball=1)
+
+
+def test_claim29_ball_parts_and_box_slack():
+    from mlgeom.multiscale import experiments as E
+    from mlgeom.multiscale import kernel_maps as km
+    from mlgeom.multiscale.learner import MultiscaleLearner
+
+    x1, x2 = np.array([0.2, -0.1]), np.array([-0.25, 0.05])
+    for p, integer in ((3.0, True), (2.5, False)):
+        L = MultiscaleLearner(2, p, n_scales=3, seed=0)
+        cuts, box = L.claim29_ball_parts(x1, x2)
+        assert cuts == np.inf  # no cut yet
+        assert L.centre_slack(x1, x2, ball=True) == box
+        assert (box < 0) == integer
+    # the base case alone, on random centres: -r_i exactly for integer p (also where r_i is
+    # far below the spacing of floats near 1), positive for p = 2.5
+    tab = E.claim29_box_slack([2.5, 3.0, 5.0], [1, 3], 2, 3, seed=0)
+    assert list(zip(tab["p"], tab["scale"], strict=True)) == [
+        (2.5, 1), (2.5, 3), (3.0, 1), (3.0, 3), (5.0, 1), (5.0, 3)
+    ]  # fmt: skip
+    integer = tab["p"] != 2.5
+    assert (tab.loc[integer, "max |c_j|"] == 1.0).all()
+    assert (tab.loc[integer, "slack"] == -tab.loc[integer, "radius"]).all()
+    assert (tab.loc[~integer, "slack"] > 0.1).all()
+    r = 0.1 * (5.0 * km.delta_i(3, 2, 5.0)) ** 5
+    assert 0 < r < 1e-16 and tab["slack"].iloc[-1] == -r
+    # determinism and bad inputs
+    pd.testing.assert_frame_equal(tab, E.claim29_box_slack([2.5, 3.0, 5.0], [1, 3], 2, 3, seed=0))
+    with pytest.raises(ValueError, match="ps"):
+        E.claim29_box_slack([2.0], [1], 2, 3)
+    with pytest.raises(ValueError, match="scales"):
+        E.claim29_box_slack([3.0], [0], 2, 3)
+    with pytest.raises(ValueError, match="non-empty"):
+        E.claim29_box_slack([], [1], 2, 3)

@@ -74,6 +74,7 @@ __getattr__, __dir__, __all__ = attach(
         "experiments": [
             "appendix_f_stream",
             "boundary_stream",
+            "claim29_box_slack",
             "margin_nn_stream",
             "margin_stream",
             "nn_stream",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,7 @@ from mlgeom.random import as_generator
 __all__ = [
     "appendix_f_stream",
     "boundary_stream",
+    "claim29_box_slack",
     "margin_nn_stream",
     "margin_stream",
     "nn_stream",
@@ -379,8 +381,10 @@ def run_multiscale(
     Queries: a uniform point of the segment's orthogonal direction through the midpoint, pushed
     off by ``±0.1 t^{-1/2}`` along ``x_1 − x_2``, kept in ``B_d``. Returns the cumulative
     ``L^p`` loss and that of uniform guessing (expected), the scale used each round (0: none
-    qualified), the Claim 29 slack of the true
-    centres and the number of active coordinates per scale.
+    qualified), the Claim 29 slack of the true centres (``claim29_slack`` at their point,
+    ``claim29_ball`` on the ball of radius ``0.1(pδ_i)^p`` as the claim states, and
+    ``claim29_ball_parts``, its ``(cuts, box)`` parts) and the number of active coordinates per
+    scale.
     """
     from mlgeom.multiscale.learner import MultiscaleLearner
 
@@ -411,6 +415,8 @@ def run_multiscale(
         "uniform": np.cumsum(uniform),
         "scales": scales,
         "claim29_slack": learner.centre_slack(X[0], X[1]),
+        "claim29_ball": learner.centre_slack(X[0], X[1], ball=True),
+        "claim29_ball_parts": learner.claim29_ball_parts(X[0], X[1]),
         "active": {i: len(S.col) for i, S in learner.S.items()},
     }
 
@@ -425,7 +431,8 @@ def run_multiscale_multiclass(
     Returns the cumulative ``L^p`` loss (and uniform guessing's expected one), the scale of each
     update (0: no update), the rounds
     with infeasible ``Mv >= 0``, the smallest ``min(Mv)`` and ``min(M + Mᵀ)``, rounds where a
-    pair had no scale, and the Claim 29 slack of each pair's true centres.
+    pair had no scale, and the smallest Claim 29 slack of the pairs' true centres (at the point,
+    on the ball and the ball's ``(cuts, box)`` parts, as in :func:`run_multiscale`).
     """
     from mlgeom.multiscale.learner import MultiscaleMulticlassLearner
 
@@ -464,4 +471,50 @@ def run_multiscale_multiclass(
         "claim29_slack": min(
             learner.sub[(i, j)].centre_slack(X[i], X[j]) for i, j in learner.pairs
         ),
+        "claim29_ball": min(
+            learner.sub[(i, j)].centre_slack(X[i], X[j], ball=True) for i, j in learner.pairs
+        ),
+        "claim29_ball_parts": tuple(
+            np.min(
+                [learner.sub[(i, j)].claim29_ball_parts(X[i], X[j]) for i, j in learner.pairs],
+                axis=0,
+            ).tolist()
+        ),  # fmt: skip
     }
+
+
+def claim29_box_slack(
+    ps: Sequence[float], scales: Sequence[int], d: int, n_centres: int, seed=None
+) -> pd.DataFrame:
+    """Claim 29's base case: the ball around ``(G_i(x_1), G_i(x_2))`` inside ``[−1, 1]^n``.
+
+    ``S_i^{(1)} = [−1, 1]^{2p'd(2D_i+1)}`` (Algorithm 2) contains the ``L^2`` ball of radius
+    ``r_i = 0.1(pδ_i)^p`` around ``c = (G_i(x_1), G_i(x_2))`` exactly when
+    ``max_j |c_j| <= 1 − r_i``. For each ``p`` and scale ``i``, ``n_centres`` pairs of centres
+    are drawn uniformly from ``[−1/2, 1/2]^d`` (the domain of Algorithm 2's ``S_i``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per ``(p, i)``: ``r_i``, the largest ``|c_j|`` over the centres and the
+        smallest slack ``(1 − max_j |c_j|) − r_i`` (``>= 0`` where the base case holds; in this
+        order, so that a radius below the spacing of floats near 1 is not lost).
+    """
+    ps = [check_real(p, "ps", low=2.0, low_inclusive=False) for p in np.atleast_1d(ps)]
+    scales = [check_positive_int(i, "scales") for i in np.atleast_1d(scales)]
+    if not ps or not scales:
+        raise ValueError(f"ps and scales must be non-empty; got ps={ps}, scales={scales}")
+    d = check_positive_int(d, "d")
+    n_centres = check_positive_int(n_centres, "n_centres")
+    rng = as_generator(seed)
+    rows = []
+    for p in ps:
+        for i in scales:
+            r = 0.1 * (p * km.delta_i(i, d, p)) ** p
+            top = max(
+                float(np.abs(km.G_i(x, i, p)).max())
+                for x in rng.uniform(-0.5, 0.5, (2 * n_centres, d))
+            )
+            slack = (1.0 - top) - r
+            rows.append({"p": p, "scale": i, "radius": r, "max |c_j|": top, "slack": slack})
+    return pd.DataFrame(rows)

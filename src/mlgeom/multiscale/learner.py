@@ -301,8 +301,39 @@ class MultiscaleLearner:
         self.update(a, true_label)
         return a["label"], a["scale"]
 
-    def centre_slack(self, x1, x2) -> float:
-        """``min`` over all cuts of ``b − a·(G_i(x_1), G_i(x_2))`` (Claim 29 needs ``>= 0``)."""
+    def centre_slack(self, x1, x2, *, ball: bool = False) -> float:
+        """Claim 29's slack of the true pair's point ``c = (G_i(x_1), G_i(x_2))``, all scales.
+
+        With ``ball=False``: ``min`` over all cuts of ``b − a·c`` (the point survives every
+        cut: ``>= 0``). With ``ball=True``, Claim 29 as stated: ``S_i`` contains the ``L^2``
+        ball of radius ``r_i = 0.1(pδ_i)^p`` around ``c``; the smaller of the two parts of
+        :meth:`claim29_ball_parts`.
+        """
+        if not isinstance(ball, bool):
+            raise TypeError(f"ball must be a bool; got {ball!r}")
+        if ball:
+            return min(self.claim29_ball_parts(x1, x2))
+        return self._cut_slack(x1, x2, ball=False)
+
+    def claim29_ball_parts(self, x1, x2) -> tuple[float, float]:
+        """Claim 29's ball, part by part: ``(cuts, box)`` over all scales.
+
+        For ``S_i = [−1, 1]^{2N_i} ∩ {A z <= b}`` the ball of radius ``r_i = 0.1(pδ_i)^p``
+        around ``c = (G_i(x_1), G_i(x_2))`` is inside exactly when every cut has
+        ``b − a·c − r_i‖a‖₂ >= 0`` (``cuts``, the proof's induction step) and every coordinate
+        ``1 − r_i − |c_j| >= 0`` (``box``, the base case ``S_i^{(1)}``). ``S_i`` only shrinks,
+        so the final sets decide every round.
+        """
+        x1 = check_vector(x1, "x1", size=self.d)
+        x2 = check_vector(x2, "x2", size=self.d)
+        box = np.inf
+        for i in self.S:
+            r = 0.1 * (self.p * km.delta_i(i, self.d, self.p)) ** self.p
+            centre = np.concatenate([km.G_i(x1, i, self.p), km.G_i(x2, i, self.p)])
+            box = min(box, float((1.0 - np.abs(centre).max()) - r))  # r may be below 1e-16
+        return self._cut_slack(x1, x2, ball=True), box
+
+    def _cut_slack(self, x1, x2, *, ball: bool) -> float:
         x1 = check_vector(x1, "x1", size=self.d)
         x2 = check_vector(x2, "x2", size=self.d)
         worst = np.inf
@@ -321,7 +352,8 @@ class MultiscaleLearner:
                 arg = np.asarray(x)[j] / 2 - (c - km.D_i(i, d, p)) * km.delta_i(i, d, p)
                 with np.errstate(divide="ignore"):
                     z[cols[half]] = np.sign(arg) ** k * np.abs(arg) ** (p - k)
-            worst = min(worst, float((S.b - S.A @ z).min()))
+            r = 0.1 * (p * km.delta_i(i, d, p)) ** p if ball else 0.0
+            worst = min(worst, float((S.b - S.A @ z - r * np.linalg.norm(S.A, axis=1)).min()))
         return worst
 
 
