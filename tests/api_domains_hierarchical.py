@@ -996,6 +996,7 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         clean_control=runs,
         leaf_noise_control=runs,
         matched_leaf_noise_control=runs,
+        clean_facets=runs,
     )
     reg[pre + "benchmark_table"] = fn(
         H.benchmark_table,
@@ -1005,6 +1006,7 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         clean_control=runs,
         leaf_noise_control=runs,
         matched_leaf_noise_control=runs,
+        clean_facets=runs,
     )
     reg[pre + "tie_margin"] = fn(
         H.tie_margin,
@@ -1022,6 +1024,7 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
             "clean_control": _bench_runs()[1],
             "leaf_noise_control": _bench_runs()[1],
             "matched_leaf_noise_control": _bench_runs()[1],
+            "clean_facets": _bench_runs()[0],
         },
         record=Skip("a ClaimsRecord whose registry holds the ids hier.bench.*"),
         facets=runs,
@@ -1030,6 +1033,7 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         clean_control=runs,
         leaf_noise_control=runs,
         matched_leaf_noise_control=runs,
+        clean_facets=runs,
     )
 
     def axes() -> Any:
@@ -1045,5 +1049,9 @@ def _declare_benchmark(reg: dict, H: Any, pre: str) -> None:
         control=runs,
         clean_control=Skip("a benchmark_protocol DataFrame or None (with one more axis)"),
         leaf_noise_control=Skip("a benchmark_protocol DataFrame or None (with one more axis)"),
+        matched_leaf_noise_control=Skip(
+            "a benchmark_protocol DataFrame or None (with one more axis)"
+        ),
+        clean_facets=Skip("a benchmark_protocol DataFrame or None (with one more axis)"),
     )
     reg[pre + "FacetBenchmark"] = record(H.FacetBenchmark)

@@ -358,6 +358,14 @@ def test_plot_learning_curves_panels_and_truncated_curves():
     ]  # fmt: skip
     bayes = [ln for ln in grid[1, 0].lines if ln.get_label() == f"{B.BAYES} (exact)"]
     assert bayes[0].get_ydata()[0] == 0.0 and grid[1, 0].get_ylim()[0] < 0.0
+    # six panels on a 3 × 2 grid: the rows are the matched pairs, the y label on the first column
+    six = matplotlib.figure.Figure().subplots(3, 2)
+    B.plot_learning_curves(six, runs[0], runs[1], clean, runs[1], runs[1], clean_facets=clean)
+    assert [ax.get_title() for ax in six.ravel()] == [
+        "shared facets", "control", B.CLEAN_FACETS, B.CLEAN_CONTROL, B.LEAF_NOISE_CONTROL,
+        B.MATCHED_LEAF_NOISE_CONTROL,
+    ]  # fmt: skip
+    assert [bool(ax.get_ylabel()) for ax in six.ravel()] == [True, False] * 3
     two = matplotlib.figure.Figure().subplots(1, 2)
     B.plot_learning_curves(two, runs[0], runs[1])
     with pytest.raises(ValueError, match="3 axes"):

@@ -185,13 +185,15 @@ def test_record_benchmark_claims_measures_the_registry_ids_in_order():
         B.facet_benchmark(80, seed=2, shared=False, **{**kw, "noise": 0.0}),
         B.facet_benchmark(80, seed=2, shared=False, noise_scope="leaves", **kw),
         B.facet_benchmark(80, seed=2, shared=False, noise_scope="leaves", **{**kw, "noise": 0.3}),
+        B.facet_benchmark(80, seed=2, **{**kw, "noise": 0.0}),
     ]
     runs = [B.benchmark_protocol(b, [10], 4, n_test=10, algorithms=algs, n_jobs=1)
             for b in benches]  # fmt: skip
     rec = _Record()
     info = B.record_benchmark_claims(rec, *runs[:2], "s", clean_control=runs[2],
                                      leaf_noise_control=runs[3],
-                                     matched_leaf_noise_control=runs[4])  # fmt: skip
+                                     matched_leaf_noise_control=runs[4],
+                                     clean_facets=runs[5])  # fmt: skip
     reg = load_registry("hierarchical_classification")
     want = [cid for cid in reg.entries if cid.startswith("hier.bench.")]
     assert [c[0] for c in rec.calls] == want
@@ -214,9 +216,74 @@ def test_record_benchmark_claims_measures_the_registry_ids_in_order():
     assert value == pytest.approx(float(np.mean(h - f)))
     assert extra["refs"] == {"tie": info["tie"], "minus_tie": -info["tie"]}
     # the tables get a matched column block
-    tab = B.benchmark_table(*runs)
-    d = B.benchmark_differences(*runs)
+    tab = B.benchmark_table(*runs[:5], clean_facets=runs[5])
+    d = B.benchmark_differences(*runs[:5], clean_facets=runs[5])
     assert B.MATCHED_LEAF_NOISE_CONTROL in tab.columns.get_level_values(0)
     assert d.loc["SH-RLS − S-RLS", (B.MATCHED_LEAF_NOISE_CONTROL, "mean")] == pytest.approx(
         float(np.mean(h - f))
     )
+
+
+def _pair(runs: pd.DataFrame, h: str, f: str) -> tuple[np.ndarray, np.ndarray]:
+    """The per-split uniform H-losses of learners h and f at the largest size."""
+    top = runs[runs["size"] == runs["size"].max()]
+    return tuple(
+        top[top.algorithm == a].sort_values("split")["uniform H-loss"].to_numpy() for a in (h, f)
+    )
+
+
+def test_record_benchmark_claims_clean_facets_and_the_plain_clean_control_pairs():
+    from mlgeom.stats import paired_interval
+
+    sets = np.array(
+        [[1, 1, 0, 1, 0, 0], [1, 0, 1, 0, 1, 1], [0, 0, 0, 0, 1, 0], [1, 1, 0, 0, 1, 1]]
+    )
+    kw = dict(taxonomy=G, label_sets=sets, vocab_size=5, background_size=50)
+    algs = ("H-PERC", "PERC", "SH-RLS", "S-RLS", "H-SVM", "SVM")
+    fac, ctl, clean, clean_fac = (
+        B.facet_benchmark(80, seed=3, shared=sh, noise=eta, **kw)
+        for sh, eta in ((True, 0.1), (False, 0.1), (False, 0.0), (True, 0.0))
+    )
+    # the noise-free shared facets: the shared facets' words, the noise-free control's labels
+    assert (clean_fac.corpus.X != fac.corpus.X).nnz == 0
+    assert (clean_fac.corpus.V != clean.corpus.V).nnz == 0
+    runs = [B.benchmark_protocol(b, [10, 20], 4, n_test=10, algorithms=algs, n_jobs=1)
+            for b in (fac, ctl, clean, clean_fac)]  # fmt: skip
+    rec = _Record()
+    info = B.record_benchmark_claims(rec, *runs[:2], "s", clean_control=runs[2],
+                                     clean_facets=runs[3])  # fmt: skip
+    ids = [c[0] for c in rec.calls]
+    assert [cid for cid in ids if cid.startswith("hier.bench.clean-facets.")] == [
+        "hier.bench.clean-facets.shrls-below-s-rls", "hier.bench.clean-facets.hperc-below-perc",
+        "hier.bench.clean-facets.hsvm-below-svm",
+        "hier.bench.clean-facets.shrls-below-s-rls-truncated",
+        "hier.bench.clean-facets.hperc-below-perc-truncated",
+        "hier.bench.clean-facets.hsvm-below-svm-truncated",
+    ]  # fmt: skip
+    assert ids[-3:] == [
+        "hier.bench.clean-control.shrls-ties-s-rls", "hier.bench.clean-control.hperc-ties-perc",
+        "hier.bench.clean-control.hsvm-ties-svm",
+    ]  # fmt: skip
+    calls = {c[0]: c for c in rec.calls}
+    # by hand: H-PERC minus truncated PERC on the noise-free facets, no tie, empty baseline
+    h, f = _pair(runs[3], "H-PERC", "PERC (truncated)")
+    _, value, extra = calls["hier.bench.clean-facets.hperc-below-perc-truncated"]
+    assert value == pytest.approx(float(np.mean(h - f)))
+    assert extra["interval"].high == pytest.approx(paired_interval(h, f).high)
+    assert extra["refs"] is None
+    e, f = _pair(runs[3], "empty prediction", "PERC (truncated)")
+    assert extra["baseline"] == pytest.approx(float(np.mean(e - f)))
+    # the plain noise-free control pair, within the noisy control's tie
+    h, f = _pair(runs[2], "SH-RLS", "S-RLS")
+    _, value, extra = calls["hier.bench.clean-control.shrls-ties-s-rls"]
+    assert value == pytest.approx(float(np.mean(h - f)))
+    assert extra["refs"] == {"tie": info["tie"], "minus_tie": -info["tie"]}
+    # the tables: the noise-free facets' columns after the control's
+    tab = B.benchmark_table(*runs[:3], clean_facets=runs[3])
+    top = list(dict.fromkeys(tab.columns.get_level_values(0)))
+    assert top == ["shared facets", "control", B.CLEAN_FACETS, B.CLEAN_CONTROL, "paper RCV1"]
+    d = B.benchmark_differences(*runs[:3], clean_facets=runs[3])
+    h, f = _pair(runs[3], "H-SVM", "SVM")
+    assert d.loc["H-SVM − SVM", (B.CLEAN_FACETS, "mean")] == pytest.approx(float(np.mean(h - f)))
+    with pytest.raises(ValueError, match="clean_facets must be the DataFrame"):
+        B.benchmark_table(*runs[:2], clean_facets=rec)

@@ -36,6 +36,7 @@ __getattr__, __dir__, __all__ = attach(
         "benchmark": [
             "BAYES",
             "CLEAN_CONTROL",
+            "CLEAN_FACETS",
             "LEAF_NOISE_CONTROL",
             "MATCHED_LEAF_NOISE_CONTROL",
             "NOISE_SCOPES",

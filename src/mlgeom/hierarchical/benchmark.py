@@ -56,6 +56,7 @@ from mlgeom.random import Seed, spawn
 __all__ = [
     "BAYES",
     "CLEAN_CONTROL",
+    "CLEAN_FACETS",
     "LEAF_NOISE_CONTROL",
     "MATCHED_LEAF_NOISE_CONTROL",
     "NOISE_SCOPES",
@@ -764,6 +765,10 @@ def _largest(runs: pd.DataFrame, column: str = "uniform H-loss") -> pd.DataFrame
 #: Label of the noise-free control's columns in :func:`benchmark_differences` and the table.
 CLEAN_CONTROL = "noise-free control"
 
+#: Label of the noise-free shared-facet corpus's columns (the shared facets' documents and words,
+#: labels before noise): with :data:`CLEAN_CONTROL`, the matched pair at :math:`\eta = 0`.
+CLEAN_FACETS = "noise-free shared facets"
+
 #: Label of the leaf-noise control's columns (the control's documents, noise on the leaves).
 LEAF_NOISE_CONTROL = "leaf-noise control"
 
@@ -778,9 +783,12 @@ def _corpora(
     clean_control: Any,
     leaf_noise_control: Any = None,
     matched_leaf_noise_control: Any = None,
+    clean_facets: Any = None,
 ) -> dict[str, pd.DataFrame]:
     out = {"shared facets": _check_runs(facets, "facets"),
            "control": _check_runs(control, "control")}  # fmt: skip
+    if clean_facets is not None:
+        out[CLEAN_FACETS] = _check_runs(clean_facets, "clean_facets")
     if clean_control is not None:
         out[CLEAN_CONTROL] = _check_runs(clean_control, "clean_control")
     if leaf_noise_control is not None:
@@ -798,6 +806,8 @@ def benchmark_differences(
     clean_control: Any = None,
     leaf_noise_control: Any = None,
     matched_leaf_noise_control: Any = None,
+    *,
+    clean_facets: Any = None,
 ) -> pd.DataFrame:
     """Hierarchical minus flat uniform H-loss at the largest size, paired over the splits.
 
@@ -810,15 +820,17 @@ def benchmark_differences(
     optional: the control with the noise on the leaves only, ``noise_scope="leaves"`` of
     :func:`facet_benchmark`, columns :data:`LEAF_NOISE_CONTROL`; ``matched_leaf_noise_control``,
     optional: the same at the leaf rate of :func:`matched_leaf_noise`, columns
-    :data:`MATCHED_LEAF_NOISE_CONTROL`), and the paper's Table 1
+    :data:`MATCHED_LEAF_NOISE_CONTROL`; ``clean_facets``, optional: the shared-facet corpus
+    without label noise, columns :data:`CLEAN_FACETS`, after the control's), and the paper's Table 1
     differences on RCV1 and OHSUMED (:data:`PAPER_DIFFERENCES`; NaN on the factor rows).
     """
     from mlgeom.hierarchical.experiments import TRUNCATED
     from mlgeom.stats import paired_interval
 
     corpora = _corpora(
-        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control
-    )
+        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control,
+        clean_facets,
+    )  # fmt: skip
     per = {k: _largest(r) for k, r in corpora.items()}
     have = all(TRUNCATED[f] in p for p in per.values() for _, f in PAIRS)
     pairs = [(h, f, True) for h, f in PAIRS]
@@ -848,22 +860,26 @@ def benchmark_table(
     clean_control: Any = None,
     leaf_noise_control: Any = None,
     matched_leaf_noise_control: Any = None,
+    *,
+    clean_facets: Any = None,
 ) -> pd.DataFrame:
     """Mean (and std over splits) uniform H-loss at the largest size on each corpus.
 
     Rows: the six learners, the G-truncated flat learners where the runs have them, the
     empty prediction and :data:`BAYES` (realized losses on the same test documents); columns:
-    the shared facets, the control and, if given, the noise-free control
-    (:data:`CLEAN_CONTROL`), the leaf-noise control (:data:`LEAF_NOISE_CONTROL`) and the
-    matched-rate leaf-noise control (:data:`MATCHED_LEAF_NOISE_CONTROL`); the
+    the shared facets, the control and, if given, the noise-free shared facets
+    (:data:`CLEAN_FACETS`), the noise-free control (:data:`CLEAN_CONTROL`), the leaf-noise
+    control (:data:`LEAF_NOISE_CONTROL`) and the matched-rate leaf-noise control
+    (:data:`MATCHED_LEAF_NOISE_CONTROL`); the
     paper's RCV1 Table 1 value beside the learners (other data: shown, not compared).
     """
     from mlgeom.hierarchical.experiments import ALGORITHMS, EMPTY, PAPER_TABLE1, TRUNCATED
 
     cols = {}
     corpora = _corpora(
-        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control
-    )
+        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control,
+        clean_facets,
+    )  # fmt: skip
     for label, runs in corpora.items():
         p = _largest(runs)
         cols[(label, "mean")] = p.mean()
@@ -900,6 +916,7 @@ def record_benchmark_claims(
     clean_control: Any = None,
     leaf_noise_control: Any = None,
     matched_leaf_noise_control: Any = None,
+    clean_facets: Any = None,
 ) -> dict[str, float]:
     """Measure the claims ``hier.bench.*`` (issue 14) on the two runs of :func:`benchmark_protocol`.
 
@@ -917,8 +934,12 @@ def record_benchmark_claims(
     control's tie); then, if ``leaf_noise_control`` is given, the ties of each pair on the
     control with the noise on the leaves only, with the flat learner and then with its
     truncation (the noisy control's tie); then the same on ``matched_leaf_noise_control`` if
-    given. Each result is also measured with the empty prediction in place of the hierarchical
-    learner.
+    given; then, if ``clean_facets`` is given, "hierarchical below flat" on the noise-free
+    shared facets, with the flat learner and then with its truncation (ids
+    ``hier.bench.clean-facets.*``); last, if ``clean_control`` is given, the ties with the plain
+    flat learner on the noise-free control (with ``clean_facets``, the matched pair at η = 0 in
+    both variants). Each result is also measured with the empty prediction in place of the
+    hierarchical learner.
 
     Parameters
     ----------
@@ -935,6 +956,9 @@ def record_benchmark_claims(
     matched_leaf_noise_control : pandas.DataFrame, optional
         The same at the leaf rate of :func:`matched_leaf_noise` (ids
         ``hier.bench.matched-leaf-noise-control.*``).
+    clean_facets : pandas.DataFrame, optional
+        :func:`benchmark_protocol` on the shared-facet corpus's documents with ``noise=0``
+        (ids ``hier.bench.clean-facets.*``; criterion "below", no tie).
 
     Returns
     -------
@@ -949,8 +973,9 @@ def record_benchmark_claims(
     )
 
     corpora = _corpora(
-        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control
-    )
+        facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control,
+        clean_facets,
+    )  # fmt: skip
     facets, control = corpora["shared facets"], corpora["control"]
     for label, runs in corpora.items():
         missing = [t for t in TRUNCATED.values() if t not in set(runs["algorithm"])]
@@ -989,6 +1014,13 @@ def record_benchmark_claims(
         for truncated in (False, True):
             _measure_pairs(record, key, corpora[label], {"tie": tie, "minus_tie": -tie},
                            scale, truncated=truncated)  # fmt: skip
+    if clean_facets is not None:
+        for truncated in (False, True):
+            _measure_pairs(record, "clean-facets", corpora[CLEAN_FACETS], None, scale,
+                           truncated=truncated)  # fmt: skip
+    if clean_control is not None:
+        _measure_pairs(record, "clean-control", corpora[CLEAN_CONTROL],
+                       {"tie": tie, "minus_tie": -tie}, scale, truncated=False)  # fmt: skip
     return {"tie": tie, "bayes_ratio": ratio, "bayes_z": z}
 
 
@@ -1002,7 +1034,7 @@ def _measure_pairs(
     per = _largest(runs)
     n = len(per)
     for h, f in PAIRS:
-        verb = "below" if key == "facets" else "ties"
+        verb = "below" if key.endswith("facets") else "ties"
         cid = f"hier.bench.{key}.{h.lower().replace('-', '')}-{verb}-{f.lower()}"
         flat = TRUNCATED[f] if truncated else f
         cid += "-truncated" if truncated else ""
@@ -1015,24 +1047,38 @@ def _measure_pairs(
 
 
 def plot_learning_curves(
-    axes: Any, facets: Any, control: Any, clean_control: Any = None, leaf_noise_control: Any = None
+    axes: Any,
+    facets: Any,
+    control: Any,
+    clean_control: Any = None,
+    leaf_noise_control: Any = None,
+    matched_leaf_noise_control: Any = None,
+    *,
+    clean_facets: Any = None,
 ) -> None:
     """Uniform H-loss against training size, one panel per corpus (mean ± 95% interval).
 
     The six learners (hierarchical solid, flat dashed, one colour per pair), the
     :math:`G`-truncated flat learners (dotted, crosses) where the runs hold them, and the exact
     expected H-loss of the empty and Bayes-optimal predictions as horizontal grey references.
-    With ``clean_control`` (the noise-free control of :func:`benchmark_differences`) and
-    ``leaf_noise_control`` (the control with the noise on the leaves only) a panel shows each;
-    ``axes`` holds one axis per panel (2 to 4; a grid is flattened). The panels share one
-    y range that contains every curve and reference line (the noise-free control's Bayes
-    H-loss is 0).
+    With ``clean_facets`` (the noise-free shared facets), ``clean_control`` (the noise-free
+    control of :func:`benchmark_differences`), ``leaf_noise_control`` (the control with the
+    noise on the leaves only) and ``matched_leaf_noise_control`` (the same at the matched
+    rate) a panel shows each, in the order of :func:`benchmark_table`'s columns; ``axes``
+    holds one axis per panel (a grid is flattened row by row, and the y label goes on its
+    first column; a flat sequence of 4 is read as 2 × 2). The panels share one y range that
+    contains every curve and reference line (the noise-free corpora's Bayes H-loss is 0).
     """
     from mlgeom.hierarchical.experiments import EMPTY, TRUNCATED
     from mlgeom.stats import mean_interval
 
     ax_list = np.atleast_1d(axes).ravel()
-    panels = list(_corpora(facets, control, clean_control, leaf_noise_control).items())
+    panels = list(
+        _corpora(
+            facets, control, clean_control, leaf_noise_control, matched_leaf_noise_control,
+            clean_facets,
+        ).items()
+    )  # fmt: skip
     if ax_list.size != len(panels):
         raise ValueError(f"axes must hold {len(panels)} axes; got {ax_list.size}")
     colours = ("C0", "C1", "C2")
@@ -1063,6 +1109,10 @@ def plot_learning_curves(
         ax.sharey(ax_list[0])
     pad = 0.04 * (hi - lo) if hi > lo else 0.1
     ax_list[0].set_ylim(lo - pad, hi + pad)
-    for ax in ax_list[:: 2 if ax_list.size == 4 else ax_list.size]:
+    if np.ndim(axes) == 2:
+        ncols = int(np.shape(axes)[1])
+    else:
+        ncols = 2 if ax_list.size == 4 else ax_list.size
+    for ax in ax_list[::ncols]:
         ax.set_ylabel("test uniform H-loss")
     ax_list[0].legend(fontsize="small", ncol=2)
