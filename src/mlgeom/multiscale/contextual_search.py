@@ -131,8 +131,10 @@ def _project_ball_cone(A: np.ndarray, Y: np.ndarray, radius: float) -> tuple[np.
 
     ``Π_C(y)`` is found without NNLS in two exact cases: ``y ∈ C`` (then ``Π_C(y) = y``), and
     when the projection of ``y`` onto one cut's hyperplane ``⟨a_j, v⟩ = 0`` lies in ``C`` (then
-    it is ``Π_C(y)``: ``C`` lies in that half-space, whose nearest point to ``y`` it is). The
-    other rows (in ``d = 2``, those whose projection is the apex 0) are solved by NNLS.
+    it is ``Π_C(y)``: ``C`` lies in that half-space, whose nearest point to ``y`` it is). In
+    ``d <= 2`` the other rows project onto the apex 0 (``Π_C(y)`` lies in the relative interior
+    of a face of ``C``: ``C`` itself, a ray on a cut's line, found above, or the apex); in
+    ``d >= 3`` they are solved by NNLS.
     """
     P = Y.copy()
     if len(A):
@@ -150,9 +152,13 @@ def _project_ball_cone(A: np.ndarray, Y: np.ndarray, radius: float) -> tuple[np.
             P[rows[hit]] = cand[np.flatnonzero(hit), j]
             done[rows[hit]] = True
         rest = np.flatnonzero(~done)
-        for k in rest:
-            P[k] = _cone_projection(A, Y[k])
-        n_nnls = len(rest)
+        if Y.shape[1] <= 2:  # the faces of a cone in the plane: itself, rays, the apex
+            P[rest] = 0.0
+            n_nnls = 0
+        else:
+            for k in rest:
+                P[k] = _cone_projection(A, Y[k])
+            n_nnls = len(rest)
     else:
         n_nnls = 0
     nP = np.linalg.norm(P, axis=1)
@@ -171,9 +177,10 @@ def project_ball_cone(A, Y, radius: float = 1.0) -> np.ndarray:
     ``⟨y − p', k − p'⟩ = ⟨y − p, k⟩ − ⟨y − p, p'⟩ + (‖p‖/r − 1)⟨p', k − p'⟩ <= 0`` (Moreau:
     ``y − p`` lies in the polar cone and is orthogonal to ``p``; ``⟨p', k⟩ <= r² = ‖p'‖²``).
     ``Π_C`` is the NNLS projection that :func:`~mlgeom.multiscale.partition_learners.cone_extent`
-    uses for widths, with two exact shortcuts (points of ``C``; points whose projection onto a
-    single cut's hyperplane lies in ``C``). Then ``dist(y, K) <= z`` decides membership of
-    ``K + zB_d`` (:meth:`BallKnowledgeSet.minkowski_hit_and_run`).
+    uses for widths, with exact shortcuts (points of ``C``; points whose projection onto a
+    single cut's hyperplane lies in ``C``; in the plane, the apex otherwise). Then
+    ``dist(y, K) <= z`` decides membership of ``K + zB_d``
+    (:meth:`BallKnowledgeSet.minkowski_hit_and_run`).
 
     Parameters
     ----------
@@ -387,11 +394,18 @@ class BallKnowledgeSet:
         return Y
 
     def _in_sum(self, X: np.ndarray, z: float) -> np.ndarray:
-        """Membership of the rows of ``X`` in ``K + zB_d`` (``dist(x, K) <= z``), ``b = 0``."""
-        P, n_nnls = _project_ball_cone(self.A, X, self.radius)
+        """Membership of the rows of ``X`` in ``K + zB_d`` (``dist(x, K) <= z``), ``b = 0``.
+
+        Decided without projecting when ``‖x‖ <= z`` (``0 ∈ K``, so ``dist(x, K) <= ‖x‖``);
+        otherwise by :func:`_project_ball_cone`.
+        """
         self.n_sum_tests += len(X)
+        ok = np.einsum("ij,ij->i", X, X) <= z * z
+        rest = np.flatnonzero(~ok)
+        P, n_nnls = _project_ball_cone(self.A, X[rest], self.radius)
         self.n_nnls += n_nnls
-        return np.linalg.norm(X - P, axis=1) <= z * (1.0 + 1e-12)
+        ok[rest] = np.linalg.norm(X[rest] - P, axis=1) <= z * (1.0 + 1e-12)
+        return ok
 
     def cut(self, a, b: float) -> None:
         """Intersect ``K`` with ``{w : ⟨a, w⟩ <= b}``; violated particles copy survivors."""
