@@ -165,14 +165,32 @@ def _run(d, seed, T, **kw):
 
 
 def test_default_sampler_unchanged():
-    # fingerprints of a short run of each learner, computed before the option existed (2f00ab9)
+    # fingerprint of a short d = 2 run, computed before the option existed (2f00ab9) without
+    # CPU pins; compared to 9 digits, as the last bits depend on the CPU's numpy kernels (AVX2
+    # or AVX-512; a d = 3 run already takes another path on some rounds)
+    def close(x):
+        return pytest.approx(x, rel=1e-9)
+
     g2, h2 = _run(2, 9, 150)
-    assert (float(g2.sum()), h2.cs.phi, h2.n_updates) == (2.1213045063980944, 2.9282908450021488, 3)
-    assert float(h2.cs.K.particles.sum()) == -82.19552304845678
-    g3, h3 = _run(3, 10, 150, sampler="convolution")
-    assert (float(g3.sum()), h3.cs.phi, h3.n_updates) == (-2.888342624854537, 6.704198324453182, 5)
-    assert float(h3.cs.K.particles.sum()) == -213.82460194189042
-    assert h3.cs.K.n_sum_steps == h3.cs.K.n_sum_tests == 0
+    assert h2.n_updates == 3
+    assert (float(g2.sum()), h2.cs.phi) == (close(2.1213045063980944), close(2.9282908450021488))
+    assert float(h2.cs.K.particles.sum()) == close(-82.19552304845678)
+    _, h3 = _run(3, 10, 60, sampler="convolution")
+    assert h3.cs.K.n_sum_steps == h3.cs.K.n_sum_tests == 0 and h3.cs._sum_rng is None
+
+
+def test_default_guess_is_the_convolution_median_to_the_last_bit():
+    # the default guess is exactly median(<particle + z_i·noise, x>), as before the option
+    cs = L.ContextualSearch(2, seed=3)
+    rng = np.random.default_rng(4)
+    for _ in range(30):
+        x = rng.standard_normal(2)
+        lo, hi = L.cone_extent(cs.K.A, x)
+        if lo < 0 < hi:
+            g, w, i = cs.guess(x, hi - lo)
+            z = float(L.z_scale(min(i, 1000), 2))
+            assert g == float(np.median((cs.K.particles + z * cs._noise) @ x))
+            cs.update(-x if rng.random() < 0.5 else x, 0.0)
 
 
 def test_minkowski_sampler_is_deterministic_and_counts_its_work():
