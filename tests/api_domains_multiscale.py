@@ -656,11 +656,20 @@ def declare(reg: dict) -> None:
     )
     reg[pre + "sampler_runs"] = fn(
         _in_process(MS.sampler_runs),
-        lambda: {"T": 3, "seeds": [_rng()], "n_particles": 4, "n_steps": 1},
+        lambda: {
+            "T": 3,
+            "seeds": [_rng()],
+            "n_particles": 4,
+            "n_steps": 1,
+            "sampler": "minkowski",
+            "sum_steps": 1,
+        },
         T=Int(1),
         seeds=SEEDS,
         n_particles=Int(2),
         n_steps=Int(0),
+        sampler=Choice(("convolution", "minkowski")),
+        sum_steps=Int(0),
     )
     reg[pre + "sampler_check"] = fn(
         MS.sampler_check, {"n_polys": 2, "n": 10, "seed": 0}, n_polys=Int(1), n=Int(1), seed=SEED
