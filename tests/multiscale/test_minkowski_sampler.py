@@ -100,6 +100,13 @@ def test_points_stay_in_the_minkowski_sum(d):
     assert K.n_sum_steps == 10 * 300 and K.n_sum_tests >= K.n_sum_steps
 
 
+def test_coinciding_points_and_zero_radius():
+    # all points at one place of K, z = 0: the chain still moves inside K (uniform directions)
+    K = _knowledge_set(np.array([[0.0, -1.0]]), 8, 0)
+    Y = K.minkowski_hit_and_run(np.tile([0.2, 0.3], (8, 1)), 0.0, 3, np.random.default_rng(1))
+    assert K.contains(Y).all() and len(np.unique(Y.round(12), axis=0)) > 1
+
+
 def _split_z_scores(Y, A, z, rng, n_planes=12):
     """Standardised errors of the fractions of ``Y`` on random sides, against exact areas."""
     out = []

@@ -104,10 +104,19 @@ def _chords(X: np.ndarray, U: np.ndarray, radius: float, A: np.ndarray, b: np.nd
 
 
 def _direction_factor(Y: np.ndarray) -> np.ndarray:
-    """Cholesky factor of the covariance of the rows of ``Y`` (plus ``10^{-9}`` of its trace)."""
+    """Cholesky factor of the covariance of the rows of ``Y`` (plus ``10^{-9}`` of its trace).
+
+    The identity when the points (nearly) coincide: their covariance has no shape to follow.
+    """
     S = np.atleast_2d(np.cov(Y, rowvar=False))
-    S += (1e-9 * max(np.trace(S), 1e-300) / len(S)) * np.eye(len(S))
-    return np.linalg.cholesky(S)
+    trace = float(np.trace(S))
+    if not trace > 1e-200:
+        return np.eye(len(S))
+    S += (1e-9 * trace / len(S)) * np.eye(len(S))
+    try:
+        return np.linalg.cholesky(S)
+    except np.linalg.LinAlgError:  # pragma: no cover - the ridge makes S positive definite
+        return np.eye(len(S))
 
 
 def _cone_projection(A: np.ndarray, c: np.ndarray) -> np.ndarray:
