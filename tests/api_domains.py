@@ -336,6 +336,8 @@ def _registry() -> dict[str, Spec]:
         "n_steps": 1,
         "ball_tol": 1e-3,
         "seed": 0,
+        "sampler": "convolution",
+        "sum_steps": 1,
     }
     cs_dom = {
         "d": Int(1),
@@ -345,6 +347,8 @@ def _registry() -> dict[str, Spec]:
         "n_steps": Int(0),
         "ball_tol": Real(0.0, low_open=True),
         "seed": SEED,
+        "sampler": Choice(("convolution", "minkowski")),
+        "sum_steps": Int(0),
     }
     reg["mlgeom.multiscale.ContextualSearch"] = fn(MS.ContextualSearch, cs_kw, **cs_dom)
 

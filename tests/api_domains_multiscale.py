@@ -76,6 +76,22 @@ def declare(reg: dict) -> None:
     reg[pre + "BallKnowledgeSet.hit_and_run"] = method(
         bk, "hit_and_run", {"n_steps": 1}, n_steps=Int(0, optional=True)
     )
+    reg[pre + "BallKnowledgeSet.minkowski_hit_and_run"] = method(
+        bk,
+        "minkowski_hit_and_run",
+        {"Y": [[0.1, 0.2], [0.0, -0.3]], "z": 0.1, "n_steps": 1, "rng": 0},
+        Y=Array(empty=True),
+        z=Real(0.0),
+        n_steps=Int(0),
+        rng=SEED,
+    )
+    reg[pre + "project_ball_cone"] = fn(
+        MS.project_ball_cone,
+        {"A": [[1.0, 0.0]], "Y": [[0.6, 0.8], [2.0, 0.0]], "radius": 1.0},
+        A=Array(empty=True),
+        Y=Array(empty=True),
+        radius=Real(0.0, low_open=True),
+    )
 
     # ------------------------------------------------------------ kernel maps
     reg[pre + "SparseVector"] = record(MS.SparseVector)
@@ -648,11 +664,20 @@ def declare(reg: dict) -> None:
     )
     reg[pre + "sampler_runs"] = fn(
         _in_process(MS.sampler_runs),
-        lambda: {"T": 3, "seeds": [_rng()], "n_particles": 4, "n_steps": 1},
+        lambda: {
+            "T": 3,
+            "seeds": [_rng()],
+            "n_particles": 4,
+            "n_steps": 1,
+            "sampler": "minkowski",
+            "sum_steps": 1,
+        },
         T=Int(1),
         seeds=SEEDS,
         n_particles=Int(2),
         n_steps=Int(0),
+        sampler=Choice(("convolution", "minkowski")),
+        sum_steps=Int(0),
     )
     reg[pre + "claim29_box_slack"] = fn(
         MS.claim29_box_slack,

@@ -37,12 +37,23 @@ def test_empty_knowledge_set():
 
 def test_sampler_runs_records_guessed_rounds(monkeypatch):
     monkeypatch.setenv("MLGEOM_BACKEND", "sequential")
-    rows, sec = L.sampler_runs(40, [np.random.default_rng(1)], n_steps=1)
+    rows, sec, _ = L.sampler_runs(40, [np.random.default_rng(1)], n_steps=1)
     assert len(sec) == 1 and sec[0] > 0
     assert rows["fraction"].between(0, 1).all()
     mistakes = rows[rows["mistake"]]
     assert mistakes["ratio_steiner"].notna().all() and (mistakes["ratio_steiner"] < 1).all()
     assert rows[~rows["mistake"]]["ratio_steiner"].isna().all()
+
+
+def test_sampler_runs_minkowski_work(monkeypatch):
+    monkeypatch.setenv("MLGEOM_BACKEND", "sequential")
+    rows, _, work = L.sampler_runs(
+        30, [np.random.default_rng(1)], n_particles=16, sampler="minkowski", sum_steps=2
+    )
+    assert work.loc[0, "steps_sum"] == 2 * 16 * work.loc[0, "guesses"]
+    assert work.loc[0, "guesses"] == len(rows)
+    _, _, work0 = L.sampler_runs(30, [np.random.default_rng(1)], n_particles=16)
+    assert work0.loc[0, "steps_sum"] == 0 and work0.loc[0, "steps_K"] >= 0
 
 
 @pytest.mark.parametrize(
@@ -58,6 +69,8 @@ def test_sampler_runs_records_guessed_rounds(monkeypatch):
         ),
         (lambda: L.sampler_runs(10, []), "seeds"),
         (lambda: L.sampler_runs(0, [np.random.default_rng(0)]), "T"),
+        (lambda: L.sampler_runs(5, [np.random.default_rng(0)], sampler="exact"), "sampler"),
+        (lambda: L.sampler_runs(5, [np.random.default_rng(0)], sum_steps=-1), "sum_steps"),
     ],
 )
 def test_bad_inputs(call, match):

@@ -58,6 +58,7 @@ __getattr__, __dir__, __all__ = attach(
             "disk_polygon_area",
             "initial_potential",
             "minkowski_halfplane_area",
+            "project_ball_cone",
             "steiner_area",
             "uniform_ball",
             "z_scale",

@@ -16,7 +16,11 @@ Implementation choices (said in the notebook):
   ball and the cuts), kept across rounds: after a cut, violating particles are replaced by
   copies of survivors and every particle takes ``n_steps`` hit-and-run steps. Samples of
   ``K_t + z_i B_d`` are ``particle + z_i·(uniform point of B_d)`` (the convolution, not the
-  uniform law on the Minkowski sum; ``z_i <= width/(8d)`` keeps the two close).
+  uniform law on the Minkowski sum; ``z_i <= width/(8d)`` keeps the two close), the default.
+  ``ContextualSearch(sampler="minkowski")`` moves these points by hit-and-run on
+  ``K_t + z_i B_d`` itself (membership ``dist(v, K_t) <= z_i`` by projection onto the cone of
+  cuts, :func:`project_ball_cone`), so that the median along ``x_t`` halves the uniform law on
+  the Minkowski sum, as Algorithm 1 asks.
 * Volumes: :func:`ball_fraction` estimates ``Vol(K)/Vol(rB_d)`` by exact uniform sampling of the
   ball with a binomial standard error; :func:`disk_polygon_area` computes it exactly in ``d = 2``
   and :func:`steiner_area` gives ``Area(K + zB)`` by Steiner's formula.
@@ -27,9 +31,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import linprog
+from scipy.optimize import linprog, nnls
 
-from mlgeom._validation import check_matrix, check_positive_int, check_real, check_vector
+from mlgeom._validation import (
+    check_in,
+    check_matrix,
+    check_positive_int,
+    check_real,
+    check_vector,
+)
 from mlgeom.random import as_generator
 
 __all__ = [
@@ -41,6 +51,7 @@ __all__ = [
     "ball_fraction",
     "disk_polygon_area",
     "minkowski_halfplane_area",
+    "project_ball_cone",
     "steiner_area",
 ]
 
@@ -69,6 +80,142 @@ def uniform_ball(n: int, d: int, seed=None, radius: float = 1.0) -> np.ndarray:
     g = rng.standard_normal((n, d))
     g /= np.linalg.norm(g, axis=1, keepdims=True)
     return radius * g * rng.random((n, 1)) ** (1.0 / d)
+
+
+_ROUNDING_EVERY = 4  # steps between re-estimates of the direction law's covariance
+_MAX_SHRINK = 64  # shrinking draws per Minkowski hit-and-run step before a point stays put
+
+
+def _chords(X: np.ndarray, U: np.ndarray, radius: float, A: np.ndarray, b: np.ndarray):
+    """Chords ``[lo, hi]`` of the lines ``X + tU`` (unit ``U``) in ``radius·B_d ∩ {Aw <= b}``."""
+    xu = np.einsum("ij,ij->i", X, U)
+    with np.errstate(over="ignore", invalid="ignore"):
+        rad = np.einsum("ij,ij->i", X, X) - radius**2
+        disc = np.sqrt(np.maximum(xu**2 - rad, 0))
+    lo, hi = -xu - disc, -xu + disc
+    if len(b):
+        au = U @ A.T
+        slack = b - X @ A.T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = slack / au
+        hi = np.minimum(hi, np.where(au > 0, t, np.inf).min(axis=1))
+        lo = np.maximum(lo, np.where(au < 0, t, -np.inf).max(axis=1))
+    return lo, np.maximum(hi, lo)
+
+
+def _direction_factor(Y: np.ndarray) -> np.ndarray:
+    """Cholesky factor of the covariance of the rows of ``Y`` (plus ``10^{-9}`` of its trace).
+
+    The identity when the points (nearly) coincide: their covariance has no shape to follow.
+    """
+    S = np.atleast_2d(np.cov(Y, rowvar=False))
+    trace = float(np.trace(S))
+    if not trace > 1e-200:
+        return np.eye(len(S))
+    S += (1e-9 * trace / len(S)) * np.eye(len(S))
+    try:
+        return np.linalg.cholesky(S)
+    except np.linalg.LinAlgError:  # pragma: no cover - the ridge makes S positive definite
+        return np.eye(len(S))
+
+
+def _cone_projection(A: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``Π_C(c)`` for ``C = {v : Av <= 0}``: ``c − Aᵀλ``, ``λ = argmin_{λ>=0} ‖Aᵀλ − c‖`` (Moreau).
+
+    When NNLS stops at scipy's default iteration cap (ill-conditioned cuts), it is rerun with a
+    cap of ``100·max(m, 10)`` iterations for ``m`` cuts.
+    """
+    if len(A) == 0:
+        return c
+    try:
+        lam, _ = nnls(A.T, c)
+    except RuntimeError:  # ill-conditioned cuts (e.g. the even-p map's near-collinear
+        # queries): scipy's default of 3·(number of cuts) iterations is not enough
+        lam, _ = nnls(A.T, c, maxiter=100 * max(len(A), 10))
+    return c - A.T @ lam
+
+
+def _project_ball_cone(A: np.ndarray, Y: np.ndarray, radius: float) -> tuple[np.ndarray, int]:
+    """Rows of ``Y`` projected onto ``radius·B_d ∩ {Av <= 0}``, and the number of NNLS solves.
+
+    ``Π_C(y)`` is found without NNLS in two exact cases: ``y ∈ C`` (then ``Π_C(y) = y``), and
+    when the projection of ``y`` onto one cut's hyperplane ``⟨a_j, v⟩ = 0`` lies in ``C`` (then
+    it is ``Π_C(y)``: ``C`` lies in that half-space, whose nearest point to ``y`` it is). In
+    ``d <= 2`` the other rows project onto the apex 0 (``Π_C(y)`` lies in the relative interior
+    of a face of ``C``: ``C`` itself, a ray on a cut's line, found above, or the apex); in
+    ``d >= 3`` they are solved by NNLS.
+    """
+    P = Y.copy()
+    if len(A):
+        norms = np.linalg.norm(A, axis=1)
+        AY = Y @ A.T
+        tol = 1e-12 * norms[None, :] * np.linalg.norm(Y, axis=1)[:, None]
+        done = np.all(AY <= tol, axis=1)
+        rows = np.flatnonzero(~done)
+        if len(rows):  # candidates: y's projection onto each violated cut's hyperplane
+            coef = np.where(AY[rows] > 0, AY[rows] / norms**2, np.nan)  # (r, m)
+            cand = Y[rows, None, :] - coef[:, :, None] * A[None, :, :]  # (r, m, d)
+            ok = np.all(cand @ A.T <= tol[rows, None, :], axis=2)  # NaN rows are False
+            hit = ok.any(axis=1)
+            j = ok.argmax(axis=1)[hit]  # any feasible candidate: the projection is unique
+            P[rows[hit]] = cand[np.flatnonzero(hit), j]
+            done[rows[hit]] = True
+        rest = np.flatnonzero(~done)
+        if Y.shape[1] <= 2:  # the faces of a cone in the plane: itself, rays, the apex
+            P[rest] = 0.0
+            n_nnls = 0
+        else:
+            for k in rest:
+                P[k] = _cone_projection(A, Y[k])
+            n_nnls = len(rest)
+    else:
+        n_nnls = 0
+    nP = np.linalg.norm(P, axis=1)
+    far = nP > radius
+    P[far] *= (radius / nP[far])[:, None]
+    return P, n_nnls
+
+
+def project_ball_cone(A, Y, radius: float = 1.0) -> np.ndarray:
+    """Euclidean projection of the rows of ``Y`` onto ``K = radius·B_d ∩ {v : Av <= 0}``.
+
+    The learners' knowledge sets have this form (``K_1 = B_d`` of Algorithm 1, Appendix A, cut by
+    half-spaces through the origin). For a closed convex cone ``C`` and a ball centred at its
+    apex, ``Π_{rB ∩ C}(y) = Π_C(y)·min(1, r/‖Π_C(y)‖)``: with ``p = Π_C(y)`` and
+    ``p' = rp/‖p‖`` (when ``‖p‖ > r``), every ``k ∈ rB ∩ C`` has
+    ``⟨y − p', k − p'⟩ = ⟨y − p, k⟩ − ⟨y − p, p'⟩ + (‖p‖/r − 1)⟨p', k − p'⟩ <= 0`` (Moreau:
+    ``y − p`` lies in the polar cone and is orthogonal to ``p``; ``⟨p', k⟩ <= r² = ‖p'‖²``).
+    ``Π_C`` is the NNLS projection that :func:`~mlgeom.multiscale.partition_learners.cone_extent`
+    uses for widths, with exact shortcuts (points of ``C``; points whose projection onto a
+    single cut's hyperplane lies in ``C``; in the plane, the apex otherwise). Then
+    ``dist(y, K) <= z`` decides membership of ``K + zB_d``
+    (:meth:`BallKnowledgeSet.minkowski_hit_and_run`).
+
+    Parameters
+    ----------
+    A : array_like of shape (m, d)
+        Cut normals (``m`` may be 0: ``K`` is the ball).
+    Y : array_like of shape (n, d) or (d,)
+        Points to project.
+    radius : float, default=1.0
+        Radius ``r`` of the ball.
+
+    Returns
+    -------
+    numpy.ndarray
+        The projections, shaped like ``Y``.
+
+    Examples
+    --------
+    >>> project_ball_cone([[0.0, -1.0]], [[2.0, -1.0], [0.0, 0.5]]).round(6).tolist()
+    [[1.0, 0.0], [0.0, 0.5]]
+    """
+    one = np.ndim(Y) < 2
+    Y = check_matrix(np.atleast_2d(Y) if one else Y, "Y", min_rows=0)
+    A = check_matrix(A, "A", n_cols=Y.shape[1], min_rows=0)
+    radius = check_real(radius, "radius", low=0.0, low_inclusive=False)
+    P, _ = _project_ball_cone(A, Y, radius)
+    return P[0] if one else P
 
 
 class BallKnowledgeSet:
@@ -102,6 +249,8 @@ class BallKnowledgeSet:
         self._tangent = np.zeros((0, self.d))
         self.particles = uniform_ball(self.n_particles, self.d, self.rng, self.radius)
         self.n_lp = 0
+        self.n_particle_steps = 0  # work counters (hit-and-run point-steps on K, on K + zB)
+        self.n_sum_steps = self.n_sum_tests = self.n_nnls = 0
 
     # -------------------------------------------------------------- widths (LP) ---------------
     def _support(self, q: np.ndarray) -> tuple[float, np.ndarray]:
@@ -162,23 +311,110 @@ class BallKnowledgeSet:
         for _ in range(self.n_steps if n_steps is None else n_steps):
             U = self.rng.standard_normal(X.shape)
             U /= np.linalg.norm(U, axis=1, keepdims=True)
-            xu = np.einsum("ij,ij->i", X, U)
-            with np.errstate(over="ignore", invalid="ignore"):
-                rad = np.einsum("ij,ij->i", X, X) - self.radius**2
-                disc = np.sqrt(np.maximum(xu**2 - rad, 0))
-            lo, hi = -xu - disc, -xu + disc
-            if len(self.b):
-                au = U @ self.A.T
-                slack = self.b - X @ self.A.T
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    t = slack / au
-                hi = np.minimum(hi, np.where(au > 0, t, np.inf).min(axis=1))
-                lo = np.maximum(lo, np.where(au < 0, t, -np.inf).max(axis=1))
-            hi = np.maximum(hi, lo)
+            lo, hi = _chords(X, U, self.radius, self.A, self.b)
             step = lo + (hi - lo) * self.rng.random(len(X))
             X = X + np.where(np.isfinite(step), step, 0.0)[:, None] * U
+            self.n_particle_steps += len(X)
         self.particles = X
         return X
+
+    def minkowski_hit_and_run(self, Y, z: float, n_steps: int, rng=None) -> np.ndarray:
+        """Hit-and-run on ``K + zB_d`` from the rows of ``Y``; return the moved points.
+
+        Algorithm 1 (Appendix A) guesses so that ``⟨v, x_t⟩ = g_t`` halves
+        ``Vol(K_t + z_i B_d)``: this chain targets the uniform law on that Minkowski sum. Each
+        step draws a direction ``u`` and moves to a uniform point of the chord of ``K + zB_d``
+        through the current point ``y``. The chord is found without solving for its ends:
+        ``K + zB_d`` lies inside the outer set ``(r + z)B_d ∩ {⟨a_j, v⟩ <= z‖a_j‖}``, whose
+        chord ``[lo, hi]`` is closed-form (as in :meth:`hit_and_run`); a uniform
+        ``t ∈ [lo, hi]`` is kept if ``dist(y + tu, K) <= z``, otherwise the bracket's end on
+        ``t``'s side of 0 (the current point) moves to ``t`` and ``t`` is drawn again. The chord
+        of the convex ``K + zB_d`` is an interval containing 0 inside every bracket, so the kept
+        ``t`` is uniform on it: an exact hit-and-run step of the Minkowski sum.
+
+        Directions are ``Lg/‖Lg‖`` with ``g`` standard normal and ``LLᵀ`` the covariance of
+        the points (re-estimated every 4 steps; fixed in between): hit-and-run in coordinates
+        that make the cloud isotropic. Any direction law symmetric under ``u ↦ −u`` keeps the
+        uniform law invariant; this one lets the chain cross a long thin ``K_t + z_iB_d``
+        (a narrow wedge thickened by ``z_i``) in a few steps; with uniform directions the
+        mixing bound of hit-and-run grows like the squared ratio of the set's outer and inner
+        radii, here about ``(1/z_i)²``.
+
+        ``dist(y, K)`` uses the projection onto ``K = rB_d ∩ C``, ``C = {v : Av <= 0}``:
+        :func:`project_ball_cone`. It needs every cut through the origin (``b = 0``), as the
+        learners' cuts are.
+
+        Parameters
+        ----------
+        Y : array_like of shape (n, d)
+            Starting points, in ``K + zB_d`` (e.g. particles plus ``z`` times points of
+            ``B_d``); a point outside stays where it is.
+        z : float
+            Radius of the ball added to ``K`` (``z_i`` of Algorithm 1), ``>= 0``.
+        n_steps : int
+            Hit-and-run steps per point (``0`` returns ``Y``).
+        rng : numpy.random.Generator, optional
+            Randomness of the chain (default: the population's generator).
+
+        Returns
+        -------
+        numpy.ndarray of shape (n, d)
+            The points after ``n_steps`` steps. The counters ``n_sum_steps`` (point-steps),
+            ``n_sum_tests`` (membership tests, one projection onto ``K`` each) and ``n_nnls``
+            (projections that needed an NNLS solve) grow accordingly.
+
+        Raises
+        ------
+        ValueError
+            If a cut has ``b != 0`` (the projection onto ``K`` assumes a cone), or on a bad
+            ``Y``, ``z`` or ``n_steps``.
+        """
+        Y = check_matrix(Y, "Y", n_cols=self.d, min_rows=0).copy()
+        z = check_real(z, "z", low=0.0)
+        n_steps = check_positive_int(n_steps, "n_steps", minimum=0)
+        if np.any(self.b != 0):
+            raise ValueError(
+                "minkowski_hit_and_run needs cuts through the origin (b = 0); got b = "
+                f"{self.b.tolist()}"
+            )
+        rng = self.rng if rng is None else as_generator(rng)
+        offsets = z * np.linalg.norm(self.A, axis=1)
+        L = np.eye(self.d)
+        for step in range(n_steps):
+            if step % _ROUNDING_EVERY == 0 and len(Y) > 1:
+                L = _direction_factor(Y)
+            U = rng.standard_normal(Y.shape) @ L.T
+            U /= np.linalg.norm(U, axis=1, keepdims=True)
+            lo, hi = _chords(Y, U, self.radius + z, self.A, offsets)
+            lo, hi = np.minimum(lo, 0.0), np.maximum(hi, 0.0)  # the current point, rounding
+            t = np.zeros(len(Y))
+            todo = np.arange(len(Y))
+            for _ in range(_MAX_SHRINK):
+                if not len(todo):
+                    break
+                draw = lo[todo] + (hi[todo] - lo[todo]) * rng.random(len(todo))
+                ok = self._in_sum(Y[todo] + draw[:, None] * U[todo], z)
+                t[todo[ok]] = draw[ok]
+                todo, draw = todo[~ok], draw[~ok]
+                hi[todo] = np.where(draw > 0, draw, hi[todo])
+                lo[todo] = np.where(draw <= 0, draw, lo[todo])
+            Y += t[:, None] * U  # points still pending after _MAX_SHRINK draws stay put
+            self.n_sum_steps += len(Y)
+        return Y
+
+    def _in_sum(self, X: np.ndarray, z: float) -> np.ndarray:
+        """Membership of the rows of ``X`` in ``K + zB_d`` (``dist(x, K) <= z``), ``b = 0``.
+
+        Decided without projecting when ``‖x‖ <= z`` (``0 ∈ K``, so ``dist(x, K) <= ‖x‖``);
+        otherwise by :func:`_project_ball_cone`.
+        """
+        self.n_sum_tests += len(X)
+        ok = np.einsum("ij,ij->i", X, X) <= z * z
+        rest = np.flatnonzero(~ok)
+        P, n_nnls = _project_ball_cone(self.A, X[rest], self.radius)
+        self.n_nnls += n_nnls
+        ok[rest] = np.linalg.norm(X[rest] - P, axis=1) <= z * (1.0 + 1e-12)
+        return ok
 
     def cut(self, a, b: float) -> None:
         """Intersect ``K`` with ``{w : ⟨a, w⟩ <= b}``; violated particles copy survivors."""
@@ -220,17 +456,42 @@ class ContextualSearch:
         Number of terms ``i = 1…n_terms`` kept in the potential.
     seed, n_particles, n_steps, ball_tol
         Passed to :class:`BallKnowledgeSet`.
+    sampler : {"convolution", "minkowski"}, default="convolution"
+        The law whose median along ``x_t`` is the guess. ``"convolution"``: the particles plus
+        ``z_i`` times fixed uniform points of ``B_d`` (the convolution of the particles' law
+        with ``z_iB_d``, not the uniform law on ``K_t + z_iB_d``). ``"minkowski"``: the same
+        points moved by ``sum_steps`` hit-and-run steps on ``K_t + z_iB_d`` itself
+        (:meth:`BallKnowledgeSet.minkowski_hit_and_run`, uniform law on the Minkowski sum that
+        Algorithm 1 halves), re-mixed at every guess from the particles (``z_i`` changes with
+        the query), with a generator spawned from ``seed`` (the particles' stream is not
+        touched). It needs cuts through the origin (``b = 0``: the learners' cuts);
+        :meth:`update` refuses others. The potential estimate keeps the convolution samples.
+    sum_steps : int, default=16
+        Hit-and-run steps on ``K_t + z_iB_d`` per guess (``sampler="minkowski"`` only).
     """
 
     def __init__(
-        self, d, alpha=1.0, n_terms=40, n_particles=128, n_steps=2, ball_tol=1e-3, seed=None
+        self,
+        d,
+        alpha=1.0,
+        n_terms=40,
+        n_particles=128,
+        n_steps=2,
+        ball_tol=1e-3,
+        seed=None,
+        sampler="convolution",
+        sum_steps=16,
     ):
         self.d = check_positive_int(d, "d")
         self.alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
         self.n_terms = check_positive_int(n_terms, "n_terms")
+        self.sampler = check_in(sampler, "sampler", ("convolution", "minkowski"))
+        self.sum_steps = check_positive_int(sum_steps, "sum_steps", minimum=0)
         rng = as_generator(seed)
         self.K = BallKnowledgeSet(d, 1.0, n_particles, n_steps, ball_tol, rng)
         self._noise = uniform_ball(self.K.n_particles, d, rng)
+        self._sum_rng = rng.spawn(1)[0] if self.sampler == "minkowski" else None
+        self.n_guesses = 0
         self.phi_initial = initial_potential(d, self.alpha, self.n_terms)
         self.phi = self.phi_initial
 
@@ -252,7 +513,11 @@ class ContextualSearch:
         w = self.K.width(x) if width is None else width
         i = self.scale_index(w) if w > 0 else 10**6  # a point: every scale qualifies
         z = float(z_scale(min(i, 1000), self.d))
-        vals = (self.K.particles + z * self._noise) @ x
+        self.n_guesses += 1
+        samples = self.K.particles + z * self._noise
+        if self.sampler == "minkowski":
+            samples = self.K.minkowski_hit_and_run(samples, z, self.sum_steps, self._sum_rng)
+        vals = samples @ x
         return float(np.median(vals)), w, i
 
     def potential_decrease(self, a, b: float = 0.0) -> float:
@@ -274,7 +539,14 @@ class ContextualSearch:
         return float(np.sum(2.0 ** (-self.alpha * i) * -np.log(frac)))
 
     def update(self, a, b: float = 0.0) -> float:
-        """Apply the cut ``⟨a, v⟩ <= b``; return the estimated potential decrease."""
+        """Apply the cut ``⟨a, v⟩ <= b``; return the estimated potential decrease.
+
+        With ``sampler="minkowski"``, ``b`` must be 0 (the sampler projects onto a cone).
+        """
+        if self.sampler == "minkowski" and check_real(b, "b") != 0:
+            raise ValueError(
+                f"sampler='minkowski' needs cuts through the origin (b = 0); got b={b}"
+            )
         dec = self.potential_decrease(a, b)
         self.K.cut(a, b)
         self.phi -= dec

@@ -21,10 +21,10 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from scipy.optimize import linprog, nnls
+from scipy.optimize import linprog
 
 from mlgeom._validation import check_in, check_matrix, check_positive_int, check_real, check_vector
-from mlgeom.multiscale.contextual_search import ContextualSearch
+from mlgeom.multiscale.contextual_search import ContextualSearch, _cone_projection
 from mlgeom.multiscale.losses import _check_label
 from mlgeom.random import as_generator, spawn
 
@@ -47,14 +47,7 @@ def cone_extent(A: np.ndarray, q: np.ndarray, radius: float = 1.0) -> tuple[floa
     radius = check_real(radius, "radius", low=0.0, low_inclusive=False)
 
     def support(c):
-        if len(A) == 0:
-            return radius * float(np.linalg.norm(c))
-        try:
-            lam, _ = nnls(A.T, c)
-        except RuntimeError:  # ill-conditioned cuts (e.g. the even-p map's near-collinear
-            # queries): scipy's default of 3·(number of cuts) iterations is not enough
-            lam, _ = nnls(A.T, c, maxiter=100 * max(len(A), 10))
-        return radius * float(np.linalg.norm(c - A.T @ lam))
+        return radius * float(np.linalg.norm(_cone_projection(A, c)))
 
     return -support(-q), support(q)
 

@@ -497,10 +497,11 @@ def _ideal_fractions(h, A, q, z, aux) -> tuple[float, float]:
 
 
 def _sampler_task(args) -> dict:
-    T, n_particles, n_steps, j, rng = args
+    T, n_particles, n_steps, sampler, sum_steps, j, rng = args
     (aux,) = rng.spawn(1)  # the ideal samplers' draws; the learner's stream is untouched
     w, Q = mixed_margin_stream(T, 2, rng)
-    h = HyperplaneLearner(2, seed=rng, n_particles=n_particles, n_steps=n_steps)
+    extra = {} if sampler == "convolution" else {"sampler": sampler, "sum_steps": sum_steps}
+    h = HyperplaneLearner(2, seed=rng, n_particles=n_particles, n_steps=n_steps, **extra)
     rows, seconds = [], 0.0
     for t, q in enumerate(Q):
         y = 1 if q @ w >= 0 else 2
@@ -537,10 +538,28 @@ def _sampler_task(args) -> dict:
                 / disk_polygon_area(A, np.zeros(len(A)))[0]
             )
         rows.append(row)
-    return {"rows": rows, "seconds_per_round": seconds / T}
+    K = h.cs.K
+    work = {
+        "seed": j,
+        "guesses": h.cs.n_guesses,
+        "mistakes": h.n_updates,
+        "steps_K": K.n_particle_steps,
+        "steps_sum": K.n_sum_steps,
+        "tests": K.n_sum_tests,
+        "nnls": K.n_nnls,
+    }
+    return {"rows": rows, "seconds_per_round": seconds / T, "work": work}
 
 
-def sampler_runs(T: int, seeds, *, n_particles: int = 128, n_steps: int = 2) -> tuple:
+def sampler_runs(
+    T: int,
+    seeds,
+    *,
+    n_particles: int = 128,
+    n_steps: int = 2,
+    sampler: str = "convolution",
+    sum_steps: int = 16,
+) -> tuple:
     """Theorem 8's learner in ``d = 2`` with its sampled guesses checked against exact areas.
 
     On the mixed stream (:func:`mixed_margin_stream`), every round in which Algorithm 1's
@@ -563,24 +582,40 @@ def sampler_runs(T: int, seeds, *, n_particles: int = 128, n_steps: int = 2) -> 
         The sampler's population and hit-and-run steps per cut
         (:class:`~mlgeom.multiscale.contextual_search.BallKnowledgeSet`; defaults as in the
         learners).
+    sampler : {"convolution", "minkowski"}, default="convolution"
+        The learner's guess (:class:`~mlgeom.multiscale.contextual_search.ContextualSearch`):
+        the median of the particles plus ball noise (the learners' default), or of the same
+        points after ``sum_steps`` hit-and-run steps on ``K_t + z_iB_2`` (the uniform law that
+        Algorithm 1 halves). The stream and the ideal samplers' draws do not depend on it.
+    sum_steps : int, default=16
+        Hit-and-run steps on ``K_t + z_iB_2`` per guess (``sampler="minkowski"`` only).
 
     Returns
     -------
-    (rows, seconds) : (pandas.DataFrame, numpy.ndarray)
+    (rows, seconds, work) : (pandas.DataFrame, numpy.ndarray, pandas.DataFrame)
         One row per guessed round (``seed``, ``t``, ``z``, ``fraction``,
         ``fraction_uniform_K``, ``fraction_uniform_sum``, ``mistake``, ``ratio_steiner``,
-        ``ratio_area``; ratios NaN without a mistake), and per run the
-        learner's mean time per round (the exact areas excluded).
+        ``ratio_area``; ratios NaN without a mistake); per run the
+        learner's mean time per round (the exact areas excluded); and per run the sampler's
+        work counts: ``guesses``, ``mistakes``, hit-and-run point-steps on ``K_t`` (after cuts,
+        ``steps_K``) and on ``K_t + z_iB_2`` (at guesses, ``steps_sum``), membership tests of
+        ``K_t + z_iB_2`` (``tests``, one projection onto ``K_t`` each) and the projections
+        that needed an NNLS solve (``nnls``).
     """
     T = check_positive_int(T, "T")
     n_particles = check_positive_int(n_particles, "n_particles", minimum=2)
     n_steps = check_positive_int(n_steps, "n_steps", minimum=0)
-    tasks = [(T, n_particles, n_steps, j, s) for j, s in enumerate(seeds)]
+    sampler = check_in(sampler, "sampler", ("convolution", "minkowski"))
+    sum_steps = check_positive_int(sum_steps, "sum_steps", minimum=0)
+    tasks = [(T, n_particles, n_steps, sampler, sum_steps, j, s) for j, s in enumerate(seeds)]
     if not tasks:
         raise ValueError("seeds must hold at least one generator")
-    out = pmap(_sampler_task, tasks, desc=f"sampler in the learner, {n_steps} steps")
+    desc = f"sampler in the learner, {n_steps} steps"
+    desc += f", {sum_steps} on K + zB per guess" if sampler == "minkowski" else ""
+    out = pmap(_sampler_task, tasks, desc=desc)
     rows = pd.DataFrame([r for o in out for r in o["rows"]])
     cols = ["seed", "t", "z", "fraction", "fraction_uniform_K", "fraction_uniform_sum"]
     cols += ["mistake", "ratio_steiner", "ratio_area"]
     rows = rows.reindex(columns=cols)
-    return rows, np.array([o["seconds_per_round"] for o in out])
+    work = pd.DataFrame([o["work"] for o in out])
+    return rows, np.array([o["seconds_per_round"] for o in out]), work
