@@ -452,6 +452,10 @@ def test_table1_orderings_refuses_bad_inputs(kwargs, match):
     one = pd.DataFrame({a: [1.0] for a in (*ex.ALGORITHMS, ex.EMPTY)})
     with pytest.raises(ValueError, match="at least 2 splits"):
         ex.record_table1_orderings(rec, "p", one, "s")
+    perfect = per.assign(**{"H-SVM": [0.0, 1.0]})
+    with pytest.raises(ValueError, match="H-SVM'\\] must be positive"):
+        ex.record_table1_orderings(rec, "p", perfect, "s")
+    assert rec.calls == []
 
 
 def _hand_corpus():

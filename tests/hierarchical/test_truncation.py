@@ -232,8 +232,16 @@ def _pair(runs: pd.DataFrame, h: str, f: str) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def test_record_benchmark_claims_clean_facets_and_the_plain_clean_control_pairs():
+def test_record_benchmark_claims_clean_facets_and_the_plain_clean_control_pairs(monkeypatch):
     from mlgeom.stats import paired_interval
+
+    # Table 1's orderings are tested in test_experiments; here only where they are measured
+    # (on this tiny noise-free corpus H-SVM can be perfect, which leaves SH-RLS / H-SVM undefined)
+    orderings = []
+    monkeypatch.setattr(
+        ex, "record_table1_orderings",
+        lambda record, prefix, per, scale, *, others: orderings.append((prefix, tuple(others))),
+    )  # fmt: skip
 
     sets = np.array(
         [[1, 1, 0, 1, 0, 0], [1, 0, 1, 0, 1, 1], [0, 0, 0, 0, 1, 0], [1, 1, 0, 0, 1, 1]]
@@ -264,6 +272,8 @@ def test_record_benchmark_claims_clean_facets_and_the_plain_clean_control_pairs(
         "hier.bench.clean-control.shrls-ties-s-rls", "hier.bench.clean-control.hperc-ties-perc",
         "hier.bench.clean-control.hsvm-ties-svm",
     ]  # fmt: skip
+    assert orderings == [("hier.bench.facets", ("H-PERC", "PERC", "SVM")),
+                         ("hier.bench.clean-facets", ("H-PERC", "PERC", "SVM"))]  # fmt: skip
     calls = {c[0]: c for c in rec.calls}
     # by hand: H-PERC minus truncated PERC on the noise-free facets, no tie, empty baseline
     h, f = _pair(runs[3], "H-PERC", "PERC (truncated)")

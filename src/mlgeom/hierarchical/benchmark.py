@@ -936,10 +936,10 @@ def record_benchmark_claims(
     truncation (the noisy control's tie); then the same on ``matched_leaf_noise_control`` if
     given; then, if ``clean_facets`` is given, "hierarchical below flat" on the noise-free
     shared facets, with the flat learner and then with its truncation (ids
-    ``hier.bench.clean-facets.*``); last, if ``clean_control`` is given, the ties with the plain
-    flat learner on the noise-free control (with ``clean_facets``, the matched pair at η = 0 in
-    both variants). Each result is also measured with the empty prediction in place of the
-    hierarchical learner.
+    ``hier.bench.clean-facets.*``), and the rest of Table 1's orderings there; last, if
+    ``clean_control`` is given, the ties with the plain flat learner on the noise-free control
+    (with ``clean_facets``, the matched pair at η = 0 in both variants). Each result is also
+    measured with the empty prediction in place of the hierarchical learner.
 
     Parameters
     ----------
@@ -1018,6 +1018,10 @@ def record_benchmark_claims(
         for truncated in (False, True):
             _measure_pairs(record, "clean-facets", corpora[CLEAN_FACETS], None, scale,
                            truncated=truncated)  # fmt: skip
+        record_table1_orderings(
+            record, "hier.bench.clean-facets", _largest(corpora[CLEAN_FACETS]), scale,
+            others=("H-PERC", "PERC", "SVM"),
+        )  # fmt: skip
     if clean_control is not None:
         _measure_pairs(record, "clean-control", corpora[CLEAN_CONTROL],
                        {"tie": tie, "minus_tie": -tie}, scale, truncated=False)  # fmt: skip

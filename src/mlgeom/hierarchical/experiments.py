@@ -1343,6 +1343,11 @@ def record_table1_orderings(
     n = len(per)
     if n < 2:
         raise ValueError(f"per must hold at least 2 splits for a paired interval; got {n}")
+    if not (per["H-SVM"] > 0).all():
+        raise ValueError(
+            "per['H-SVM'] must be positive on every split (SH-RLS / H-SVM is a ratio); got "
+            f"{per['H-SVM'].tolist()}"
+        )
     means = per[list(ALGORITHMS)].mean()
     best_other = str(means.drop("H-SVM").idxmin())
 
