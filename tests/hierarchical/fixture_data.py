@@ -244,3 +244,13 @@ def paper_like_result(scale_h: float = 1.0, empty: float = 2.0, n_splits: int = 
                      "work": np.nan, "zero-one": 1.0, "uniform H-loss": empty + jitter,
                      "Δ-loss": 3.0})  # fmt: skip
     return ex.ProtocolResult(pd.DataFrame(rows), pd.DataFrame(), "paper-like")
+
+
+class MeasureRecorder:
+    """Stands in for a ClaimsRecord: collects what is measured (id, value, keyword arguments)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any, dict]] = []
+
+    def measure(self, cid: str, value: Any, **kw: Any) -> None:
+        self.calls.append((cid, value, kw))

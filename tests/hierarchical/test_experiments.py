@@ -13,7 +13,7 @@ from mlgeom.hierarchical import experiments as ex
 from mlgeom.hierarchical.label_model import HierarchicalLabelModel
 from mlgeom.hierarchical.losses import h_loss, sibling_costs, zero_one_loss
 from mlgeom.hierarchical.taxonomy import Taxonomy
-from tests.hierarchical.fixture_data import paper_like_result
+from tests.hierarchical.fixture_data import MeasureRecorder, paper_like_result
 
 G_SMALL = Taxonomy([-1, 0, 0, 1, -1, 4])
 
@@ -386,16 +386,6 @@ def test_theorem2_experiment_with_costs(monkeypatch):
         ex.theorem2_experiment(model, X, reps=1, seed=0, checkpoints=cps, costs=np.ones(3))
 
 
-class _Calls:
-    """Collects what a claims function measures: (id, value, keyword arguments)."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, float, dict]] = []
-
-    def measure(self, cid: str, value: float, **kw) -> None:
-        self.calls.append((cid, value, kw))
-
-
 def test_table1_orderings_by_hand_and_subset_of_others():
     # three splits; H-SVM is best, SH-RLS second; the empty prediction beats the Perceptrons
     per = pd.DataFrame(
@@ -409,7 +399,7 @@ def test_table1_orderings_by_hand_and_subset_of_others():
             ex.EMPTY: [1.5, 1.5, 1.5],
         }
     )
-    rec = _Calls()
+    rec = MeasureRecorder()
     ex.record_table1_orderings(rec, "p", per, "3 splits")
     ids = [c[0] for c in rec.calls]
     assert ids == ["p.hsvm-best", "p.shrls-below-s-rls", "p.shrls-below-h-perc",
@@ -426,7 +416,7 @@ def test_table1_orderings_by_hand_and_subset_of_others():
     _, v, kw = got["p.shrls-close-to-hsvm"]
     assert v == pytest.approx(np.mean([1.0 / 0.9, 1.1 / 1.0, 1.0 / 1.0]))
     assert kw["baseline"] == pytest.approx(np.mean([1.5 / 0.9, 1.5, 1.5]))
-    rec2 = _Calls()
+    rec2 = MeasureRecorder()
     ex.record_table1_orderings(rec2, "q", per, "s", others=("PERC",))
     want = ["q.hsvm-best", "q.shrls-below-perc", "q.shrls-close-to-hsvm"]
     assert [c[0] for c in rec2.calls] == want
@@ -445,7 +435,7 @@ def test_table1_orderings_by_hand_and_subset_of_others():
 def test_table1_orderings_refuses_bad_inputs(kwargs, match):
     per = pd.DataFrame({a: [1.0, 2.0] for a in (*ex.ALGORITHMS, ex.EMPTY)})
     args = {"prefix": "p", "per": per, "others": ("PERC",), **kwargs}
-    rec = _Calls()
+    rec = MeasureRecorder()
     with pytest.raises((ValueError, TypeError), match=match):
         ex.record_table1_orderings(rec, args["prefix"], args["per"], "s", others=args["others"])
     assert rec.calls == []
@@ -484,7 +474,7 @@ def test_record_corpus_claims_measures_the_registered_statistics_only():
     class _Reg:
         entries = {"hier.data.rcv1.classes": None, "hier.data.rcv1.depth-distribution": None}
 
-    rec = _Calls()
+    rec = MeasureRecorder()
     rec.registry = _Reg()
     stats = ex.record_corpus_claims(rec, "rcv1", _hand_corpus())
     assert [(c[0], c[1]) for c in rec.calls] == [

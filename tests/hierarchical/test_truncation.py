@@ -14,6 +14,7 @@ from mlgeom.hierarchical import experiments as ex
 from mlgeom.hierarchical.corpus import HierarchicalCorpus
 from mlgeom.hierarchical.losses import h_loss
 from mlgeom.hierarchical.taxonomy import Taxonomy
+from tests.hierarchical.fixture_data import MeasureRecorder
 
 # 0 -> {1, 2}, 1 -> {3}; 4 -> {5}
 G = Taxonomy([-1, 0, 0, 1, -1, 4])
@@ -160,16 +161,6 @@ def test_truncate_flat_bad_inputs_and_benchmark_tables():
         B.record_benchmark_claims(object(), without, without, "s")
 
 
-class _Record:
-    """Collects what record_benchmark_claims measures (id, value, keyword arguments)."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, float, dict]] = []
-
-    def measure(self, cid: str, value: float, **kw) -> None:
-        self.calls.append((cid, value, kw))
-
-
 def test_record_benchmark_claims_measures_the_registry_ids_in_order():
     from mlgeom.book.registry import load_registry
     from mlgeom.stats import paired_interval
@@ -189,7 +180,7 @@ def test_record_benchmark_claims_measures_the_registry_ids_in_order():
     ]
     runs = [B.benchmark_protocol(b, [10], 4, n_test=10, algorithms=algs, n_jobs=1)
             for b in benches]  # fmt: skip
-    rec = _Record()
+    rec = MeasureRecorder()
     info = B.record_benchmark_claims(rec, *runs[:2], "s", clean_control=runs[2],
                                      leaf_noise_control=runs[3],
                                      matched_leaf_noise_control=runs[4],
@@ -257,7 +248,7 @@ def test_record_benchmark_claims_clean_facets_and_the_plain_clean_control_pairs(
     assert (clean_fac.corpus.V != clean.corpus.V).nnz == 0
     runs = [B.benchmark_protocol(b, [10, 20], 4, n_test=10, algorithms=algs, n_jobs=1)
             for b in (fac, ctl, clean, clean_fac)]  # fmt: skip
-    rec = _Record()
+    rec = MeasureRecorder()
     info = B.record_benchmark_claims(rec, *runs[:2], "s", clean_control=runs[2],
                                      clean_facets=runs[3])  # fmt: skip
     ids = [c[0] for c in rec.calls]
