@@ -410,13 +410,14 @@ def run_multiscale(
         loss[t] = nn_loss(q, X, guess - 1, "lp", p)
         uniform[t] = 0.5 * nn_loss(q, X, 1 - r, "lp", p)
         scales[t] = 0 if i is None else i
+    parts = learner.claim29_ball_parts(X[0], X[1])
     return {
         "cumloss": np.cumsum(loss),
         "uniform": np.cumsum(uniform),
         "scales": scales,
         "claim29_slack": learner.centre_slack(X[0], X[1]),
-        "claim29_ball": learner.centre_slack(X[0], X[1], ball=True),
-        "claim29_ball_parts": learner.claim29_ball_parts(X[0], X[1]),
+        "claim29_ball": min(parts),
+        "claim29_ball_parts": parts,
         "active": {i: len(S.col) for i, S in learner.S.items()},
     }
 
@@ -458,6 +459,11 @@ def run_multiscale_multiclass(
         guess, _ = learner.step(q, r)
         loss[t] = nn_loss(q, X, guess, "lp", p)
         uniform[t] = np.mean([nn_loss(q, X, j, "lp", p) for j in range(k)])
+    # the smallest (cuts, box) slack over the pairs; the ball's slack is the smaller of the two
+    parts = tuple(
+        np.min([learner.sub[(i, j)].claim29_ball_parts(X[i], X[j]) for i, j in learner.pairs],
+               axis=0).tolist()
+    )  # fmt: skip
     return {
         "cumloss": np.cumsum(loss),
         "uniform": np.cumsum(uniform),
@@ -471,15 +477,8 @@ def run_multiscale_multiclass(
         "claim29_slack": min(
             learner.sub[(i, j)].centre_slack(X[i], X[j]) for i, j in learner.pairs
         ),
-        "claim29_ball": min(
-            learner.sub[(i, j)].centre_slack(X[i], X[j], ball=True) for i, j in learner.pairs
-        ),
-        "claim29_ball_parts": tuple(
-            np.min(
-                [learner.sub[(i, j)].claim29_ball_parts(X[i], X[j]) for i, j in learner.pairs],
-                axis=0,
-            ).tolist()
-        ),  # fmt: skip
+        "claim29_ball": min(parts),
+        "claim29_ball_parts": parts,
     }
 
 
@@ -506,11 +505,13 @@ def claim29_box_slack(
         raise ValueError(f"ps and scales must be non-empty; got ps={ps}, scales={scales}")
     d = check_positive_int(d, "d")
     n_centres = check_positive_int(n_centres, "n_centres")
+    from mlgeom.multiscale.learner import _claim29_radius
+
     rng = as_generator(seed)
     rows = []
     for p in ps:
         for i in scales:
-            r = 0.1 * (p * km.delta_i(i, d, p)) ** p
+            r = _claim29_radius(i, d, p)
             top = max(
                 float(np.abs(km.G_i(x, i, p)).max())
                 for x in rng.uniform(-0.5, 0.5, (2 * n_centres, d))

@@ -206,6 +206,11 @@ class ScaleSet:
         self.X = X
 
 
+def _claim29_radius(i: int, d: int, p: float) -> float:
+    """Claim 29's radius ``0.1(pδ_i)^p`` of the ball around ``(G_i(x_1), G_i(x_2))`` in ``S_i``."""
+    return 0.1 * (p * km.delta_i(i, d, p)) ** p
+
+
 class MultiscaleLearner:
     """MULTISCALE NEAREST NEIGHBOR LEARNING FOR ``L^p`` NORMS (Algorithm 2), ``k = 2``.
 
@@ -313,6 +318,8 @@ class MultiscaleLearner:
             raise TypeError(f"ball must be a bool; got {ball!r}")
         if ball:
             return min(self.claim29_ball_parts(x1, x2))
+        x1 = check_vector(x1, "x1", size=self.d)
+        x2 = check_vector(x2, "x2", size=self.d)
         return self._cut_slack(x1, x2, ball=False)
 
     def claim29_ball_parts(self, x1, x2) -> tuple[float, float]:
@@ -328,14 +335,13 @@ class MultiscaleLearner:
         x2 = check_vector(x2, "x2", size=self.d)
         box = np.inf
         for i in self.S:
-            r = 0.1 * (self.p * km.delta_i(i, self.d, self.p)) ** self.p
+            r = _claim29_radius(i, self.d, self.p)
             centre = np.concatenate([km.G_i(x1, i, self.p), km.G_i(x2, i, self.p)])
             box = min(box, float((1.0 - np.abs(centre).max()) - r))  # r may be below 1e-16
         return self._cut_slack(x1, x2, ball=True), box
 
-    def _cut_slack(self, x1, x2, *, ball: bool) -> float:
-        x1 = check_vector(x1, "x1", size=self.d)
-        x2 = check_vector(x2, "x2", size=self.d)
+    def _cut_slack(self, x1: np.ndarray, x2: np.ndarray, *, ball: bool) -> float:
+        """``min`` over all cuts of ``b − a·c``, less ``r_i‖a‖₂`` with ``ball`` (checked input)."""
         worst = np.inf
         for i, S in self.S.items():
             if not len(S.b):
@@ -352,8 +358,10 @@ class MultiscaleLearner:
                 arg = np.asarray(x)[j] / 2 - (c - km.D_i(i, d, p)) * km.delta_i(i, d, p)
                 with np.errstate(divide="ignore"):
                     z[cols[half]] = np.sign(arg) ** k * np.abs(arg) ** (p - k)
-            r = 0.1 * (p * km.delta_i(i, d, p)) ** p if ball else 0.0
-            worst = min(worst, float((S.b - S.A @ z - r * np.linalg.norm(S.A, axis=1)).min()))
+            slack = S.b - S.A @ z
+            if ball:
+                slack = slack - _claim29_radius(i, d, p) * np.linalg.norm(S.A, axis=1)
+            worst = min(worst, float(slack.min()))
         return worst
 
 

@@ -500,8 +500,8 @@ def _sampler_task(args) -> dict:
     T, n_particles, n_steps, sampler, sum_steps, j, rng = args
     (aux,) = rng.spawn(1)  # the ideal samplers' draws; the learner's stream is untouched
     w, Q = mixed_margin_stream(T, 2, rng)
-    extra = {} if sampler == "convolution" else {"sampler": sampler, "sum_steps": sum_steps}
-    h = HyperplaneLearner(2, seed=rng, n_particles=n_particles, n_steps=n_steps, **extra)
+    h = HyperplaneLearner(2, seed=rng, n_particles=n_particles, n_steps=n_steps,
+                          sampler=sampler, sum_steps=sum_steps)  # fmt: skip
     rows, seconds = [], 0.0
     for t, q in enumerate(Q):
         y = 1 if q @ w >= 0 else 2
