@@ -13,6 +13,8 @@ Sections 3–4, Theorems 8 and 11, Lemma 32:
 hyperplane and multiclass partition learners      :mod:`.partition_learners`
 Section 5, Appendix E: the kernel maps T, Q,
 δ_i, D_i, H_i for :math:`L^p`                     :mod:`.kernel_maps`
+Algorithm 1's printed law: exact median in d = 2,
+per-state hit-and-run pools in d > 2              :mod:`.printed_law`
 Algorithm 2, Theorem 13: the multiscale learner   :mod:`.learner`
 the chapter's experiments and query streams       :mod:`.experiments`
 seeded sweeps through ``pmap``                    :mod:`.sweeps`
@@ -60,8 +62,16 @@ __getattr__, __dir__, __all__ = attach(
             "minkowski_halfplane_area",
             "project_ball_cone",
             "steiner_area",
+            "printed_steps",
             "uniform_ball",
             "z_scale",
+        ],
+        "printed_law": [
+            "halfplane_area_2d",
+            "median_2d",
+            "split_fraction_mc",
+            "state_rng",
+            "sum_boundary_2d",
         ],
         "even_p_rate": [
             "EVEN_P_LEARNERS",

@@ -40,20 +40,29 @@ from mlgeom._validation import (
     check_real,
     check_vector,
 )
+from mlgeom.multiscale.printed_law import _k_boundary, _offset, median_2d, state_rng
 from mlgeom.random import as_generator
 
 __all__ = [
     "BallKnowledgeSet",
     "ContextualSearch",
     "z_scale",
+    "printed_steps",
     "initial_potential",
     "uniform_ball",
     "ball_fraction",
     "disk_polygon_area",
     "minkowski_halfplane_area",
+    "irredundant_cuts",
     "project_ball_cone",
     "steiner_area",
 ]
+
+
+def printed_steps(d: int) -> int:
+    """Hit-and-run steps per pool of the printed-law sampler in ``d > 2`` (its mixing schedule)."""
+    d = check_positive_int(d, "d")
+    return 8 * d
 
 
 def z_scale(i: int | np.ndarray, d: int) -> np.ndarray | float:
@@ -119,6 +128,21 @@ def _direction_factor(Y: np.ndarray) -> np.ndarray:
         return np.eye(len(S))
 
 
+try:  # scipy's compiled NNLS without the public wrapper's checks (inputs are checked here)
+    from scipy.optimize._nnls import _nnls as _raw_nnls
+except ImportError:  # pragma: no cover - another scipy layout: the public function
+    _raw_nnls = None
+
+
+def _nnls_solve(M: np.ndarray, c: np.ndarray, maxiter: int) -> np.ndarray:
+    if _raw_nnls is not None:
+        lam, _, info = _raw_nnls(np.ascontiguousarray(M, dtype=float), c, maxiter)
+        if info == 3:
+            raise RuntimeError("Maximum number of iterations reached.")
+        return lam
+    return nnls(M, c, maxiter=maxiter)[0]  # pragma: no cover
+
+
 def _cone_projection(A: np.ndarray, c: np.ndarray) -> np.ndarray:
     """``Π_C(c)`` for ``C = {v : Av <= 0}``: ``c − Aᵀλ``, ``λ = argmin_{λ>=0} ‖Aᵀλ − c‖`` (Moreau).
 
@@ -127,12 +151,47 @@ def _cone_projection(A: np.ndarray, c: np.ndarray) -> np.ndarray:
     """
     if len(A) == 0:
         return c
+    c = np.asarray(c, dtype=float)
     try:
-        lam, _ = nnls(A.T, c)
+        lam = _nnls_solve(A.T, c, 3 * len(A))
     except RuntimeError:  # ill-conditioned cuts (e.g. the even-p map's near-collinear
         # queries): scipy's default of 3·(number of cuts) iterations is not enough
-        lam, _ = nnls(A.T, c, maxiter=100 * max(len(A), 10))
+        lam = _nnls_solve(A.T, c, 100 * max(len(A), 10))
     return c - A.T @ lam
+
+
+def _pair_projections(A: np.ndarray, Y: np.ndarray, tol: np.ndarray):
+    """Projections of the rows of ``Y`` onto ``C = {Av <= 0}`` that lie on a face of two cuts.
+
+    For a pair ``S = {j, k}``: ``p = y − A_Sᵀλ`` with ``λ = (A_SA_Sᵀ)^{-1}A_Sy``; when
+    ``λ >= 0`` and ``p ∈ C`` (KKT), ``p = Π_C(y)``. Returns the rows found and their
+    projections.
+    """
+    m = len(A)
+    j, k = np.triu_indices(m, 1)
+    G11 = np.einsum("ij,ij->i", A[j], A[j])
+    G22 = np.einsum("ij,ij->i", A[k], A[k])
+    G12 = np.einsum("ij,ij->i", A[j], A[k])
+    det = G11 * G22 - G12 * G12
+    good = det > 1e-12 * G11 * G22
+    j, k, G11, G22, G12, det = j[good], k[good], G11[good], G22[good], G12[good], det[good]
+    AY = Y @ A.T  # (r, m)
+    r1, r2 = AY[:, j], AY[:, k]  # (r, P)
+    l1 = (G22 * r1 - G12 * r2) / det
+    l2 = (G11 * r2 - G12 * r1) / det
+    ok = (l1 >= 0) & (l2 >= 0)
+    # A p = A y − l1 A a_j − l2 A a_k, checked only where the multipliers are non-negative
+    rows, pairs = np.nonzero(ok)
+    if not len(rows):
+        return np.zeros(0, dtype=int), np.zeros((0, Y.shape[1]))
+    Ga = A @ A.T
+    Ap = AY[rows] - l1[rows, pairs, None] * Ga[j[pairs]] - l2[rows, pairs, None] * Ga[k[pairs]]
+    feas = np.all(Ap <= tol[rows], axis=1)
+    rows, pairs = rows[feas], pairs[feas]
+    rows, first = np.unique(rows, return_index=True)
+    pairs = pairs[first]
+    P = Y[rows] - l1[rows, pairs, None] * A[j[pairs]] - l2[rows, pairs, None] * A[k[pairs]]
+    return rows, P
 
 
 def _project_ball_cone(A: np.ndarray, Y: np.ndarray, radius: float) -> tuple[np.ndarray, int]:
@@ -143,7 +202,8 @@ def _project_ball_cone(A: np.ndarray, Y: np.ndarray, radius: float) -> tuple[np.
     it is ``Π_C(y)``: ``C`` lies in that half-space, whose nearest point to ``y`` it is). In
     ``d <= 2`` the other rows project onto the apex 0 (``Π_C(y)`` lies in the relative interior
     of a face of ``C``: ``C`` itself, a ray on a cut's line, found above, or the apex); in
-    ``d >= 3`` they are solved by NNLS.
+    ``d >= 3`` a face of two cuts is tried next (:func:`_pair_projections`, exact by KKT) and
+    the rest are solved by NNLS.
     """
     P = Y.copy()
     if len(A):
@@ -161,6 +221,11 @@ def _project_ball_cone(A: np.ndarray, Y: np.ndarray, radius: float) -> tuple[np.
             P[rows[hit]] = cand[np.flatnonzero(hit), j]
             done[rows[hit]] = True
         rest = np.flatnonzero(~done)
+        if Y.shape[1] > 2 and len(rest) and 2 <= len(A) <= 64:  # faces of two cuts
+            found, Pf = _pair_projections(A, Y[rest], tol[rest])
+            P[rest[found]] = Pf
+            done[rest[found]] = True
+            rest = np.flatnonzero(~done)
         if Y.shape[1] <= 2:  # the faces of a cone in the plane: itself, rays, the apex
             P[rest] = 0.0
             n_nnls = 0
@@ -174,6 +239,24 @@ def _project_ball_cone(A: np.ndarray, Y: np.ndarray, radius: float) -> tuple[np.
     far = nP > radius
     P[far] *= (radius / nP[far])[:, None]
     return P, n_nnls
+
+
+def irredundant_cuts(A) -> np.ndarray:
+    """Return the cuts of ``C = {v : Av <= 0}`` that the others do not imply.
+
+    Cut ``j`` is redundant when ``max ⟨a_j, v⟩ <= 0`` over ``B_d ∩ {a_k·v <= 0, k ≠ j}``
+    (exact, by the cone projection of :func:`project_ball_cone`); dropping redundant cuts one
+    at a time leaves the same cone. Repeated cuts count once.
+    """
+    A = check_matrix(A, "A", min_rows=0)
+    keep = list(range(len(A)))
+    for j in range(len(A) - 1, -1, -1):
+        others = A[[k for k in keep if k != j]]
+        if len(others) and np.linalg.norm(_cone_projection(others, A[j])) <= 1e-15 * np.linalg.norm(
+            A[j]
+        ):
+            keep.remove(j)
+    return A[keep]
 
 
 def project_ball_cone(A, Y, radius: float = 1.0) -> np.ndarray:
@@ -318,7 +401,9 @@ class BallKnowledgeSet:
         self.particles = X
         return X
 
-    def minkowski_hit_and_run(self, Y, z: float, n_steps: int, rng=None) -> np.ndarray:
+    def minkowski_hit_and_run(
+        self, Y, z: float, n_steps: int, rng=None, cuts: np.ndarray | None = None
+    ) -> np.ndarray:
         """Hit-and-run on ``K + zB_d`` from the rows of ``Y``; return the moved points.
 
         Algorithm 1 (Appendix A) guesses so that ``⟨v, x_t⟩ = g_t`` halves
@@ -355,6 +440,9 @@ class BallKnowledgeSet:
             Hit-and-run steps per point (``0`` returns ``Y``).
         rng : numpy.random.Generator, optional
             Randomness of the chain (default: the population's generator).
+        cuts : numpy.ndarray of shape (m', d), optional
+            The cuts to use instead of all of ``A``: the non-redundant ones
+            (:func:`irredundant_cuts`), which define the same ``K``.
 
         Returns
         -------
@@ -378,14 +466,15 @@ class BallKnowledgeSet:
                 f"{self.b.tolist()}"
             )
         rng = self.rng if rng is None else as_generator(rng)
-        offsets = z * np.linalg.norm(self.A, axis=1)
+        A = self.A if cuts is None else check_matrix(cuts, "cuts", n_cols=self.d, min_rows=0)
+        offsets = z * np.linalg.norm(A, axis=1)
         L = np.eye(self.d)
         for step in range(n_steps):
             if step % _ROUNDING_EVERY == 0 and len(Y) > 1:
                 L = _direction_factor(Y)
             U = rng.standard_normal(Y.shape) @ L.T
             U /= np.linalg.norm(U, axis=1, keepdims=True)
-            lo, hi = _chords(Y, U, self.radius + z, self.A, offsets)
+            lo, hi = _chords(Y, U, self.radius + z, A, offsets)
             lo, hi = np.minimum(lo, 0.0), np.maximum(hi, 0.0)  # the current point, rounding
             t = np.zeros(len(Y))
             todo = np.arange(len(Y))
@@ -393,7 +482,7 @@ class BallKnowledgeSet:
                 if not len(todo):
                     break
                 draw = lo[todo] + (hi[todo] - lo[todo]) * rng.random(len(todo))
-                ok = self._in_sum(Y[todo] + draw[:, None] * U[todo], z)
+                ok = self._in_sum(Y[todo] + draw[:, None] * U[todo], z, A)
                 t[todo[ok]] = draw[ok]
                 todo, draw = todo[~ok], draw[~ok]
                 hi[todo] = np.where(draw > 0, draw, hi[todo])
@@ -402,7 +491,7 @@ class BallKnowledgeSet:
             self.n_sum_steps += len(Y)
         return Y
 
-    def _in_sum(self, X: np.ndarray, z: float) -> np.ndarray:
+    def _in_sum(self, X: np.ndarray, z: float, A: np.ndarray | None = None) -> np.ndarray:
         """Membership of the rows of ``X`` in ``K + zB_d`` (``dist(x, K) <= z``), ``b = 0``.
 
         Decided without projecting when ``‖x‖ <= z`` (``0 ∈ K``, so ``dist(x, K) <= ‖x‖``);
@@ -411,7 +500,8 @@ class BallKnowledgeSet:
         self.n_sum_tests += len(X)
         ok = np.einsum("ij,ij->i", X, X) <= z * z
         rest = np.flatnonzero(~ok)
-        P, n_nnls = _project_ball_cone(self.A, X[rest], self.radius)
+        A = self.A if A is None else A
+        P, n_nnls = _project_ball_cone(A, X[rest], self.radius)
         self.n_nnls += n_nnls
         ok[rest] = np.linalg.norm(X[rest] - P, axis=1) <= z * (1.0 + 1e-12)
         return ok
@@ -456,8 +546,15 @@ class ContextualSearch:
         Number of terms ``i = 1…n_terms`` kept in the potential.
     seed, n_particles, n_steps, ball_tol
         Passed to :class:`BallKnowledgeSet`.
-    sampler : {"convolution", "minkowski"}, default="convolution"
-        The law whose median along ``x_t`` is the guess. ``"convolution"``: the particles plus
+    sampler : {"convolution", "minkowski", "printed"}, default="convolution"
+        The law whose median along ``x_t`` is the guess. ``"printed"``: the uniform law on
+        ``K_t + z_iB_d`` that Algorithm 1 prints, as a function of the state and the query
+        (:mod:`~mlgeom.multiscale.printed_law`): in ``d = 2`` its exact median (closed-form
+        areas of segments and arcs, Newton–bisection); in ``d > 2`` the median of a pool of
+        points moved by ``sum_steps`` hit-and-run steps on ``K_t + z_iB_d`` from the particles
+        plus ``z_i``·(ball noise), computed once per knowledge set and scale with randomness
+        derived from the learner's key, the number of cuts and the scale, so that repeated
+        calls on the same state and query give one answer. ``"convolution"``: the particles plus
         ``z_i`` times fixed uniform points of ``B_d`` (the convolution of the particles' law
         with ``z_iB_d``, not the uniform law on ``K_t + z_iB_d``). ``"minkowski"``: the same
         points moved by ``sum_steps`` hit-and-run steps on ``K_t + z_iB_d`` itself
@@ -466,8 +563,9 @@ class ContextualSearch:
         the query), with a generator spawned from ``seed`` (the particles' stream is not
         touched). It needs cuts through the origin (``b = 0``: the learners' cuts);
         :meth:`update` refuses others. The potential estimate keeps the convolution samples.
-    sum_steps : int, default=16
-        Hit-and-run steps on ``K_t + z_iB_d`` per guess (``sampler="minkowski"`` only).
+    sum_steps : int, optional
+        Hit-and-run steps on ``K_t + z_iB_d`` per guess (``sampler="minkowski"``, default 16)
+        or per pool (``sampler="printed"`` in ``d > 2``, default :func:`printed_steps`).
     """
 
     def __init__(
@@ -480,17 +578,24 @@ class ContextualSearch:
         ball_tol=1e-3,
         seed=None,
         sampler="convolution",
-        sum_steps=16,
+        sum_steps=None,
     ):
         self.d = check_positive_int(d, "d")
         self.alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
         self.n_terms = check_positive_int(n_terms, "n_terms")
-        self.sampler = check_in(sampler, "sampler", ("convolution", "minkowski"))
+        self.sampler = check_in(sampler, "sampler", ("convolution", "minkowski", "printed"))
+        if sum_steps is None:
+            sum_steps = printed_steps(self.d) if self.sampler == "printed" else 16
         self.sum_steps = check_positive_int(sum_steps, "sum_steps", minimum=0)
         rng = as_generator(seed)
         self.K = BallKnowledgeSet(d, 1.0, n_particles, n_steps, ball_tol, rng)
         self._noise = uniform_ball(self.K.n_particles, d, rng)
         self._sum_rng = rng.spawn(1)[0] if self.sampler == "minkowski" else None
+        # printed law: a key for the per-state randomness (spawned: the particles' stream and
+        # so the knowledge set's particles are those of the other samplers on the same seed)
+        self._key = int(rng.spawn(1)[0].integers(2**63)) if self.sampler == "printed" else 0
+        self._cache: dict = {}
+        self._cache_state = -1
         self.n_guesses = 0
         self.phi_initial = initial_potential(d, self.alpha, self.n_terms)
         self.phi = self.phi_initial
@@ -514,11 +619,38 @@ class ContextualSearch:
         i = self.scale_index(w) if w > 0 else 10**6  # a point: every scale qualifies
         z = float(z_scale(min(i, 1000), self.d))
         self.n_guesses += 1
+        if self.sampler == "printed":
+            return self._printed_guess(x, i, z), w, i
         samples = self.K.particles + z * self._noise
         if self.sampler == "minkowski":
             samples = self.K.minkowski_hit_and_run(samples, z, self.sum_steps, self._sum_rng)
         vals = samples @ x
         return float(np.median(vals)), w, i
+
+    def _printed_guess(self, x: np.ndarray, i: int, z: float) -> float:
+        """Median of the uniform law on ``K_t + z_iB_d`` along ``x`` (a function of the state)."""
+        state = len(self.K.A)
+        if state != self._cache_state:  # a cut: the knowledge set changed
+            self._cache, self._cache_state = {}, state
+        if self.d == 2:
+            if "K" not in self._cache:
+                self._cache["K"] = _k_boundary(self.K.A, self.K.b, self.K.radius)
+            if ("S", i) not in self._cache:
+                self._cache[("S", i)] = _offset(self._cache["K"], z)
+            S = self._cache[("S", i)]
+            if S:
+                return median_2d(S, x)
+        pool = self._cache.get(i)
+        if pool is None:  # K_t + z_iB_d's pool for this state and scale, made once
+            Y = self.K.particles + z * self._noise
+            if self.d > 2:
+                if "A" not in self._cache:
+                    self._cache["A"] = irredundant_cuts(self.K.A)
+                Y = self.K.minkowski_hit_and_run(
+                    Y, z, self.sum_steps, state_rng(self._key, state, i), self._cache["A"]
+                )
+            pool = self._cache[i] = Y
+        return float(np.median(pool @ x))
 
     def potential_decrease(self, a, b: float = 0.0) -> float:
         """Estimated ``Φ(K) − Φ(K ∩ {⟨a, v⟩ <= b})``, from the particles (common random numbers).
@@ -543,9 +675,11 @@ class ContextualSearch:
 
         With ``sampler="minkowski"``, ``b`` must be 0 (the sampler projects onto a cone).
         """
-        if self.sampler == "minkowski" and check_real(b, "b") != 0:
+        if (self.sampler == "minkowski" or (self.sampler == "printed" and self.d > 2)) and (
+            check_real(b, "b") != 0
+        ):
             raise ValueError(
-                f"sampler='minkowski' needs cuts through the origin (b = 0); got b={b}"
+                f"sampler={self.sampler!r} needs cuts through the origin (b = 0); got b={b}"
             )
         dec = self.potential_decrease(a, b)
         self.K.cut(a, b)
