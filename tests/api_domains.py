@@ -347,8 +347,8 @@ def _registry() -> dict[str, Spec]:
         "n_steps": Int(0),
         "ball_tol": Real(0.0, low_open=True),
         "seed": SEED,
-        "sampler": Choice(("convolution", "minkowski")),
-        "sum_steps": Int(0),
+        "sampler": Choice(("convolution", "minkowski", "printed")),
+        "sum_steps": Int(0, optional=True),
     }
     reg["mlgeom.multiscale.ContextualSearch"] = fn(MS.ContextualSearch, cs_kw, **cs_dom)
 

@@ -679,6 +679,67 @@ def declare(reg: dict) -> None:
         sampler=Choice(("convolution", "minkowski")),
         sum_steps=Int(0),
     )
+    reg[pre + "printed_split_runs"] = fn(
+        _in_process(MS.printed_split_runs),
+        lambda: {"d": 2, "T": 3, "seeds": [_rng()], "n_proposals": 10},
+        d=Int(2),
+        T=Int(1),
+        seeds=SEEDS,
+        n_proposals=Int(1),
+    )
+    reg[pre + "printed_steps"] = fn(MS.printed_steps, {"d": 3}, d=Int(1))
+    reg[pre + "irredundant_cuts"] = fn(
+        MS.irredundant_cuts, {"A": [[1.0, 0.0, 0.0], [1.0, 0.1, 0.0]]}, A=Array(empty=True)
+    )
+    reg[pre + "state_rng"] = fn(
+        MS.state_rng,
+        {"key": 1, "n_cuts": 0, "scale": 2},
+        key=Skip("any integer, hashed into the seed"),
+        n_cuts=Skip("a count of cuts (the learner passes len(A))"),
+        scale=Skip("a scale index (the learner passes Algorithm 1's i)"),
+    )
+    reg[pre + "sum_boundary_2d"] = fn(
+        MS.sum_boundary_2d,
+        {"A": [[0.0, -1.0]], "b": [0.0], "z": 0.1, "radius": 1.0},
+        A=Array(empty=True),
+        b=Array(empty=True),
+        z=Real(0.0),
+        radius=Real(0.0, low_open=True),
+    )
+    boundary = MS.sum_boundary_2d([[0.0, -1.0]], [0.0], 0.1)
+    reg[pre + "halfplane_area_2d"] = fn(
+        MS.halfplane_area_2d,
+        {"boundary": boundary, "q": [0.3, 1.0], "g": 0.1},
+        boundary=Skip("the output of sum_boundary_2d"),
+        q=Array(),
+        g=Real(),
+    )
+    reg[pre + "median_2d"] = fn(
+        MS.median_2d,
+        {"boundary": boundary, "q": [0.3, 1.0], "rtol": 1e-13},
+        boundary=Skip("the output of sum_boundary_2d"),
+        q=Array(),
+        rtol=Real(0.0, low_open=True),
+    )
+    reg[pre + "split_fraction_mc"] = fn(
+        MS.split_fraction_mc,
+        {
+            "A": [[0.0, 0.0, -1.0]],
+            "q": [1.0, 0.0, 0.0],
+            "g": 0.0,
+            "z": 0.1,
+            "n": 50,
+            "seed": 0,
+            "axis": None,
+        },
+        A=Array(empty=True),
+        q=Array(),
+        g=Real(),
+        z=Real(0.0),
+        n=Int(1),
+        seed=SEED,
+        axis=Skip("a direction hint (any non-zero vector; affects only the acceptance rate)"),
+    )
     reg[pre + "claim29_box_slack"] = fn(
         MS.claim29_box_slack,
         {"ps": [2.5, 3.0], "scales": [1], "d": 2, "n_centres": 2, "seed": 0},

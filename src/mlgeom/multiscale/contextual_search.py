@@ -596,6 +596,8 @@ class ContextualSearch:
         self._key = int(rng.spawn(1)[0].integers(2**63)) if self.sampler == "printed" else 0
         self._cache: dict = {}
         self._cache_state = -1
+        self._pools: dict = {}  # d > 2: the last pool of each scale (warm starts)
+        self.warm_steps = 2 * self.d
         self.n_guesses = 0
         self.phi_initial = initial_potential(d, self.alpha, self.n_terms)
         self.phi = self.phi_initial
@@ -628,7 +630,17 @@ class ContextualSearch:
         return float(np.median(vals)), w, i
 
     def _printed_guess(self, x: np.ndarray, i: int, z: float) -> float:
-        """Median of the uniform law on ``K_t + z_iB_d`` along ``x`` (a function of the state)."""
+        """Median of the uniform law on ``K_t + z_iB_d`` along ``x`` (a function of the state).
+
+        ``d = 2``: exact (:func:`~mlgeom.multiscale.printed_law.median_2d`). ``d > 2``: the
+        median of the pool of scale ``i``, brought to the current knowledge set the first
+        time scale ``i`` is asked for in it: a new pool is the particles plus ``z_i``·(ball
+        noise) moved by ``sum_steps`` hit-and-run steps on ``K_t + z_iB_d``; an existing one
+        (warm start) keeps its points inside ``K_t + z_iB_d``, replaces the others by copies
+        of those (uniform choice) and moves all by ``warm_steps`` steps (``sum_steps`` when
+        fewer than half remain). The draws come from :func:`state_rng` (key, cuts, scale):
+        no call draws fresh randomness, so repeated calls on one state and query agree.
+        """
         state = len(self.K.A)
         if state != self._cache_state:  # a cut: the knowledge set changed
             self._cache, self._cache_state = {}, state
@@ -640,17 +652,30 @@ class ContextualSearch:
             S = self._cache[("S", i)]
             if S:
                 return median_2d(S, x)
-        pool = self._cache.get(i)
-        if pool is None:  # K_t + z_iB_d's pool for this state and scale, made once
-            Y = self.K.particles + z * self._noise
-            if self.d > 2:
-                if "A" not in self._cache:
-                    self._cache["A"] = irredundant_cuts(self.K.A)
-                Y = self.K.minkowski_hit_and_run(
-                    Y, z, self.sum_steps, state_rng(self._key, state, i), self._cache["A"]
-                )
-            pool = self._cache[i] = Y
-        return float(np.median(pool @ x))
+            return float(np.median((self.K.particles + z * self._noise) @ x))
+        if i not in self._cache:
+            if "A" not in self._cache:
+                self._cache["A"] = irredundant_cuts(self.K.A)
+            A = self._cache["A"]
+            rng = state_rng(self._key, state, i)
+            old = self._pools.get(i)
+            steps = self.sum_steps
+            if old is None:
+                Y = self.K.particles + z * self._noise
+            else:
+                keep = self.K._in_sum(old, z, A)
+                if keep.sum() >= len(old) / 2:
+                    steps = self.warm_steps
+                if keep.any():
+                    src = np.flatnonzero(keep)
+                    Y = old.copy()
+                    Y[~keep] = old[rng.choice(src, size=int((~keep).sum()))]
+                else:
+                    Y = self.K.particles + z * self._noise
+                    steps = self.sum_steps
+            Y = self.K.minkowski_hit_and_run(Y, z, steps, rng, A)
+            self._pools[i] = self._cache[i] = Y
+        return float(np.median(self._cache[i] @ x))
 
     def potential_decrease(self, a, b: float = 0.0) -> float:
         """Estimated ``Φ(K) − Φ(K ∩ {⟨a, v⟩ <= b})``, from the particles (common random numbers).

@@ -19,6 +19,8 @@ paper's learner and its strawmen (:mod:`.baselines`, the Perceptron) on the same
 * :func:`multiscale_runs`: Algorithm 2 (corrected and printed ``F_i``) and Theorem 13's learner.
 * :func:`sampler_runs`: the learner's sampled guesses against exact areas in ``d = 2``
   (Lemma A.1).
+* :func:`printed_split_runs`: the printed-law sampler's split of ``K_t + z_iB_d`` in
+  ``d = 2, 3, 5`` (exact areas in ``d = 2``; exact-law rejection estimates beyond).
 * :func:`late_slope`: the log–log slope of a cumulative-loss curve over late horizons.
 """
 
@@ -59,6 +61,7 @@ from mlgeom.multiscale.contextual_search import (
     z_scale,
 )
 from mlgeom.multiscale.partition_learners import HyperplaneLearner
+from mlgeom.multiscale.printed_law import split_fraction_mc
 from mlgeom.parallel import pmap
 from mlgeom.random import as_generator
 from mlgeom.stats import loglog_slope
@@ -75,6 +78,7 @@ __all__ = [
     "mixed_margin_stream",
     "multi_sweep",
     "multiscale_runs",
+    "printed_split_runs",
     "sampler_runs",
     "separating_sweep",
     "thm17_sweep",
@@ -170,11 +174,14 @@ def binary_sweep(stream: str, T: int, d: int, seeds) -> list[dict]:
 
 
 ADVERSARY_LEARNERS = ("ours", "midpoint", "centroid", "halving", "perceptron")
+#: Algorithm 1 with the law it prints (:mod:`.printed_law`); "ours" is the convolution variant
+PRINTED = "printed"
 
 
 def _adversary_learner(name: str, d: int, sampler: np.random.Generator):
     return {
         "ours": lambda: HyperplaneLearner(d, seed=sampler),
+        "printed": lambda: HyperplaneLearner(d, seed=sampler, sampler="printed"),
         "midpoint": lambda: MidpointLearner(d),
         "centroid": lambda: CentroidLearner(d, seed=sampler),
         "halving": lambda: HalvingLearner(d, seed=sampler),
@@ -199,7 +206,7 @@ def _paired_tasks(T, d, seeds, learners, names=ADVERSARY_LEARNERS, min_d: int = 
     the sweep knows and ``min_d`` its smallest dimension (Remark 3.4's sweep passes its own).
     """
     T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=min_d)
-    learners = [check_in(n, "learners", names) for n in learners]
+    learners = [check_in(n, "learners", (*names, PRINTED)) for n in learners]
     if not learners:
         raise ValueError("learners must name at least one learner")
     if len(seeds) == 0:
@@ -619,3 +626,77 @@ def sampler_runs(
     rows = rows.reindex(columns=cols)
     work = pd.DataFrame([o["work"] for o in out])
     return rows, np.array([o["seconds_per_round"] for o in out]), work
+
+
+def _printed_split_task(args) -> dict:
+    d, T, n_proposals, j, rng = args
+    (aux,) = rng.spawn(1)  # the split estimates' draws; the learner's stream is untouched
+    w, Q = mixed_margin_stream(T, d, rng)
+    h = HyperplaneLearner(d, seed=rng, sampler="printed")
+    fracs, kept, seconds = [], [], 0.0
+    for q in Q:
+        y = 1 if q @ w >= 0 else 2
+        tic = time.perf_counter()
+        a = h.assess(q)
+        seconds += time.perf_counter() - tic
+        if a["lo"] < 0 < a["hi"]:  # Algorithm 1's guess was used: measure its split
+            z = float(z_scale(min(h.cs.scale_index(a["hi"] - a["lo"]), 1000), d))
+            A = h.cs.K.A.copy()
+            if d == 2:
+                side, total = minkowski_halfplane_area(A, np.zeros(len(A)), q, a["guess"], z)
+                fracs.append(side / total)
+                kept.append(0)
+            else:
+                f, k = split_fraction_mc(
+                    A, q, a["guess"], z, n_proposals, aux, axis=h.cs.K.particles.mean(axis=0)
+                )
+                fracs.append(f)
+                kept.append(k)
+        tic = time.perf_counter()
+        h.learn(q, y, a["label"])
+        seconds += time.perf_counter() - tic
+    return {
+        "seed": j,
+        "fractions": np.array(fracs),
+        "kept": np.array(kept),
+        "mistakes": h.n_updates,
+        "seconds_per_round": seconds / T,
+    }
+
+
+def printed_split_runs(d: int, T: int, seeds, n_proposals: int = 20_000) -> list[dict]:
+    """Run the printed-law learner and measure the share of ``K_t + z_iB_d`` on its guesses' side.
+
+    Theorem 8's learner with ``sampler="printed"`` on the mixed stream
+    (:func:`mixed_margin_stream`) in dimension ``d``; at every round in which Algorithm 1's
+    guess is used, the share of the uniform law on ``K_t + z_iB_d`` on the side
+    ``⟨v, q⟩ >= g_t`` (Algorithm 1 wants 1/2): in ``d = 2`` from the independent polygon
+    computation :func:`~mlgeom.multiscale.contextual_search.minkowski_halfplane_area` (the
+    guess itself is exact, so this checks the closed form); in ``d > 2`` estimated from
+    ``n_proposals`` exact-law rejection proposals
+    (:func:`~mlgeom.multiscale.printed_law.split_fraction_mc`, a stream of its own).
+
+    Parameters
+    ----------
+    d : int
+        Dimension, ``>= 2``.
+    T : int
+        Rounds per run.
+    seeds : list of numpy.random.Generator
+        One per run.
+    n_proposals : int, default=20000
+        Proposals per split estimate (``d > 2``).
+
+    Returns
+    -------
+    list of dict
+        Per seed: ``fractions`` (one per guessed round), ``kept`` (accepted proposals per
+        estimate; 0 in ``d = 2``), ``mistakes`` and the learner's ``seconds_per_round``.
+    """
+    d = check_positive_int(d, "d", minimum=2)
+    T = check_positive_int(T, "T")
+    n_proposals = check_positive_int(n_proposals, "n_proposals")
+    if len(seeds) == 0:
+        raise ValueError("seeds must hold at least one generator")
+    tasks = [(d, T, n_proposals, j, s) for j, s in enumerate(seeds)]
+    return pmap(_printed_split_task, tasks, desc=f"printed-law split, d = {d}")
