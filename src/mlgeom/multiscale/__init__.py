@@ -62,6 +62,7 @@ __getattr__, __dir__, __all__ = attach(
             "irredundant_cuts",
             "minkowski_halfplane_area",
             "project_ball_cone",
+            "split_fraction_mc",
             "steiner_area",
             "printed_steps",
             "uniform_ball",
@@ -70,7 +71,6 @@ __getattr__, __dir__, __all__ = attach(
         "printed_law": [
             "halfplane_area_2d",
             "median_2d",
-            "split_fraction_mc",
             "state_rng",
             "sum_boundary_2d",
         ],

@@ -55,6 +55,7 @@ __all__ = [
     "minkowski_halfplane_area",
     "irredundant_cuts",
     "project_ball_cone",
+    "split_fraction_mc",
     "steiner_area",
 ]
 
@@ -889,3 +890,76 @@ def _uniform_polygon(P: np.ndarray, m: int, rng: np.random.Generator) -> np.ndar
     flip = s + t > 1
     s, t = np.where(flip, 1 - s, s), np.where(flip, 1 - t, t)
     return P[0] + s[:, None] * B[k] + t[:, None] * C[k]
+
+
+def split_fraction_mc(A, q, g: float, z: float, n: int, seed=None, axis=None) -> tuple[float, int]:
+    """Share of the uniform law on ``K + zB_d`` on the side ``⟨v, q⟩ >= g``, by exact sampling.
+
+    ``K = B_d ∩ {Av <= 0}`` (the learners' knowledge sets). The split test of Algorithm 1's
+    guess in ``d > 2``, independent of the hit-and-run chain it tests: ``n`` uniform points of
+    a box that contains ``K + zB_d`` (the exact extents of ``K`` along an orthonormal frame
+    whose first axis is ``axis`` and second lies in the plane of ``axis`` and ``q``, by
+    the cone projection, widened by ``z``: a box that
+    fits a thin cone along ``axis``) are kept when
+    ``dist(v, K) <= z`` (exact membership, projection onto ``K``), so the kept points are
+    independent uniform points of ``K + zB_d`` (rejection sampling).
+
+    Parameters
+    ----------
+    A : array_like of shape (m, d)
+        Cut normals (cuts through the origin).
+    q : array_like of shape (d,)
+        The query.
+    g : float
+        The guess, in units of ``⟨v, q⟩``.
+    z : float
+        Radius of the added ball, ``>= 0``.
+    n : int
+        Proposals (uniform points of the box).
+    seed : int or numpy.random.Generator, optional
+        Randomness of the proposals.
+    axis : array_like of shape (d,), optional
+        A direction along which ``K`` is long (e.g. the mean of the learner's particles);
+        default: the projection onto the cone of minus the mean unit cut normal. It affects
+        only how many proposals are kept, never their law.
+
+    Returns
+    -------
+    (fraction, kept) : tuple of (float, int)
+        The share of kept points with ``⟨v, q⟩ >= g`` (NaN when none is kept) and how many
+        were kept (its binomial standard error is ``sqrt(f(1 − f)/kept)``).
+    """
+    q = check_vector(q, "q")
+    A = check_matrix(A, "A", n_cols=q.size, min_rows=0)
+    g = check_real(g, "g")
+    z = check_real(z, "z", low=0.0)
+    if not (isinstance(n, int | np.integer) and n >= 1):
+        raise ValueError(f"n must be a positive integer; got {n!r}")
+    rng = as_generator(seed)
+    d = q.size
+    norms = np.linalg.norm(A, axis=1)
+    if axis is None:
+        axis = _cone_projection(A, -(A / norms[:, None]).mean(axis=0)) if len(A) else q
+    axis = check_vector(axis, "axis", size=d)
+    if not np.linalg.norm(axis) > 0:
+        axis = q
+    R = np.linalg.qr(np.column_stack([axis, q, rng.standard_normal((d, d - 2))]))[0].T
+    lo = np.empty(d)
+    hi = np.empty(d)
+    for j in range(d):  # exact extents of K = B_d ∩ C (Moreau: max ⟨r, v⟩ = ‖Π_C(r)‖)
+        lo[j] = -float(np.linalg.norm(_cone_projection(A, -R[j])))
+        hi[j] = float(np.linalg.norm(_cone_projection(A, R[j])))
+    lo -= z
+    hi += z
+    X = (lo + (hi - lo) * rng.random((n, d))) @ R
+    ok = np.einsum("ij,ij->i", X, X) <= (1 + z) ** 2
+    if len(A):
+        ok &= np.all(X @ A.T <= z * norms, axis=1)
+    rows = np.flatnonzero(ok)
+    if len(rows):
+        P, _ = _project_ball_cone(A, X[rows], 1.0)
+        ok[rows] = np.linalg.norm(X[rows] - P, axis=1) <= z * (1.0 + 1e-12)
+    kept = int(ok.sum())
+    if kept == 0:
+        return math.nan, 0
+    return float(np.mean(X[ok] @ q >= g)), kept

@@ -18,6 +18,9 @@ Guruganesh et al. (2021), Appendix A ([LLS20] Algorithm 1): with ``i`` the large
   times points of ``B_d``, for a schedule of steps; the pool is computed once per knowledge
   set and scale, with randomness derived from the learner's key, the number of cuts and the
   scale (:func:`state_rng`), so the guess is a function of the learner's state and the query.
+
+The split test in ``d > 2`` is
+:func:`~mlgeom.multiscale.contextual_search.split_fraction_mc` (it projects onto ``K_t``).
 """
 
 from __future__ import annotations
@@ -31,7 +34,6 @@ from mlgeom._validation import check_matrix, check_real, check_vector
 __all__ = [
     "halfplane_area_2d",
     "median_2d",
-    "split_fraction_mc",
     "state_rng",
     "sum_boundary_2d",
 ]
@@ -48,6 +50,17 @@ def state_rng(key: int, n_cuts: int, scale: int) -> np.random.Generator:
     return np.random.default_rng([int(key), int(n_cuts), int(min(scale, 10**6)) + 64])
 
 
+def _clip(P: np.ndarray, a: np.ndarray, b: float) -> np.ndarray:
+    """Convex polygon ``P`` (CCW rows) clipped to ``{x : ⟨a, x⟩ <= b}`` (Sutherland–Hodgman)."""
+    Q = np.roll(P, -1, axis=0)
+    fp, fq = P @ a - b, Q @ a - b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        X = P + (fp / (fp - fq))[:, None] * (Q - P)
+    slots = np.stack([P, X], axis=1)  # per edge: its start (if kept), the crossing (if any)
+    keep = np.column_stack([fp <= 0, fp * fq < 0])
+    return slots[keep].reshape(-1, 2)
+
+
 def _k_boundary(A: np.ndarray, b: np.ndarray, r: float) -> tuple[list, list] | None:
     """Boundary of ``K = rB_2 ∩ {Aw <= b}`` as CCW pieces, or ``None`` when ``K`` is empty.
 
@@ -55,11 +68,9 @@ def _k_boundary(A: np.ndarray, b: np.ndarray, r: float) -> tuple[list, list] | N
     ``("s", P, Q)`` (an edge piece) and ``("a", cx, cy, rho, phi0, delta)`` (an arc of the
     circle of centre ``(cx, cy)``, radius ``rho``, from angle ``phi0`` over ``delta >= 0``).
     """
-    from mlgeom.multiscale.contextual_search import _clip_convex
-
     poly = 2 * r * np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
     for a, bb in zip(A, b, strict=True):
-        poly = _clip_convex(poly, a, float(bb))
+        poly = _clip(poly, a, float(bb))
         if len(poly) < 3:
             return None
     pieces = []
@@ -340,81 +351,3 @@ def median_2d(boundary: list, q, rtol: float = 1e-13) -> float:
             break
         g = g_new
     return g * nq
-
-
-def split_fraction_mc(A, q, g: float, z: float, n: int, seed=None, axis=None) -> tuple[float, int]:
-    """Share of the uniform law on ``K + zB_d`` on the side ``⟨v, q⟩ >= g``, by exact sampling.
-
-    ``K = B_d ∩ {Av <= 0}`` (the learners' knowledge sets). The split test of Algorithm 1's
-    guess in ``d > 2``, independent of the hit-and-run chain it tests: ``n`` uniform points of
-    a box that contains ``K + zB_d`` (the exact extents of ``K`` along an orthonormal frame
-    whose first axis is ``axis`` and second lies in the plane of ``axis`` and ``q``, by
-    :func:`~mlgeom.multiscale.partition_learners.cone_extent`, widened by ``z``: a box that
-    fits a thin cone along ``axis``) are kept when
-    ``dist(v, K) <= z`` (exact membership, projection onto ``K``), so the kept points are
-    independent uniform points of ``K + zB_d`` (rejection sampling).
-
-    Parameters
-    ----------
-    A : array_like of shape (m, d)
-        Cut normals (cuts through the origin).
-    q : array_like of shape (d,)
-        The query.
-    g : float
-        The guess, in units of ``⟨v, q⟩``.
-    z : float
-        Radius of the added ball, ``>= 0``.
-    n : int
-        Proposals (uniform points of the box).
-    seed : int or numpy.random.Generator, optional
-        Randomness of the proposals.
-    axis : array_like of shape (d,), optional
-        A direction along which ``K`` is long (e.g. the mean of the learner's particles);
-        default: the projection onto the cone of minus the mean unit cut normal. It affects
-        only how many proposals are kept, never their law.
-
-    Returns
-    -------
-    (fraction, kept) : tuple of (float, int)
-        The share of kept points with ``⟨v, q⟩ >= g`` (NaN when none is kept) and how many
-        were kept (its binomial standard error is ``sqrt(f(1 − f)/kept)``).
-    """
-    from mlgeom.multiscale.contextual_search import _project_ball_cone
-    from mlgeom.multiscale.partition_learners import cone_extent
-    from mlgeom.random import as_generator
-
-    q = check_vector(q, "q")
-    A = check_matrix(A, "A", n_cols=q.size, min_rows=0)
-    g = check_real(g, "g")
-    z = check_real(z, "z", low=0.0)
-    if not (isinstance(n, int | np.integer) and n >= 1):
-        raise ValueError(f"n must be a positive integer; got {n!r}")
-    rng = as_generator(seed)
-    d = q.size
-    norms = np.linalg.norm(A, axis=1)
-    if axis is None:
-        from mlgeom.multiscale.contextual_search import _cone_projection
-
-        axis = _cone_projection(A, -(A / norms[:, None]).mean(axis=0)) if len(A) else q
-    axis = check_vector(axis, "axis", size=d)
-    if not np.linalg.norm(axis) > 0:
-        axis = q
-    R = np.linalg.qr(np.column_stack([axis, q, rng.standard_normal((d, d - 2))]))[0].T
-    lo = np.empty(d)
-    hi = np.empty(d)
-    for j in range(d):
-        lo[j], hi[j] = cone_extent(A, R[j])
-    lo -= z
-    hi += z
-    X = (lo + (hi - lo) * rng.random((n, d))) @ R
-    ok = np.einsum("ij,ij->i", X, X) <= (1 + z) ** 2
-    if len(A):
-        ok &= np.all(X @ A.T <= z * norms, axis=1)
-    rows = np.flatnonzero(ok)
-    if len(rows):
-        P, _ = _project_ball_cone(A, X[rows], 1.0)
-        ok[rows] = np.linalg.norm(X[rows] - P, axis=1) <= z * (1.0 + 1e-12)
-    kept = int(ok.sum())
-    if kept == 0:
-        return math.nan, 0
-    return float(np.mean(X[ok] @ q >= g)), kept

@@ -57,11 +57,11 @@ from mlgeom.multiscale.contextual_search import (
     _uniform_polygon,
     disk_polygon_area,
     minkowski_halfplane_area,
+    split_fraction_mc,
     steiner_area,
     z_scale,
 )
 from mlgeom.multiscale.partition_learners import HyperplaneLearner
-from mlgeom.multiscale.printed_law import split_fraction_mc
 from mlgeom.parallel import pmap
 from mlgeom.random import as_generator
 from mlgeom.stats import loglog_slope
