@@ -35,6 +35,15 @@ def _describe(x: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _refuse_complex(x: Any, name: str) -> None:
+    """Raise ``ValueError`` if ``x`` holds complex numbers.
+
+    A cast to float would drop the imaginary part with only numpy's warning.
+    """
+    if np.iscomplexobj(x):
+        raise ValueError(f"{name} must be real; got complex values ({_describe(x)})")
+
+
 def _require(ok: np.ndarray, arr: np.ndarray, name: str, what: str) -> None:
     """Raise ``ValueError`` naming the first entry of ``arr`` where ``ok`` is false."""
     if arr.size and not np.all(ok):
@@ -70,6 +79,7 @@ def check_matrix(
     numpy.ndarray
         The validated array (a copy only when a conversion was needed).
     """
+    _refuse_complex(X, name)
     try:
         arr = np.asarray(X, dtype=dtype)
     except (TypeError, ValueError) as exc:
@@ -112,6 +122,7 @@ def check_vector(
     numpy.ndarray
         The validated vector.
     """
+    _refuse_complex(x, name)
     try:
         arr = np.asarray(x, dtype=dtype)
     except (TypeError, ValueError) as exc:
@@ -259,6 +270,7 @@ def check_array(x: Any, name: str, *, shape: tuple[int, ...]) -> np.ndarray:
     numpy.ndarray
         The validated float64 array.
     """
+    _refuse_complex(x, name)
     try:
         arr = np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -274,6 +286,7 @@ def check_last_axis(x: Any, name: str) -> np.ndarray:
 
     For functions that act row by row on ``(..., d)`` arrays (projections, sorting).
     """
+    _refuse_complex(x, name)
     try:
         arr = np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError) as exc:

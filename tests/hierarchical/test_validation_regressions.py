@@ -292,3 +292,29 @@ def test_a_truncated_rcv1_hierarchy_is_refused(tmp_path):
     tiny = FIX / "tiny.taxonomy"  # the rcv1.taxonomy format: 4 topics in 1 tree
     with pytest.raises(O.CorpusFormatError, match=r"4 topics in the trees \['CCAT', 'ECAT'\]"):
         R.read_hierarchy(tiny)
+
+
+# ---------------------------------------------------------------- issue 34: arguments
+def test_taxonomy_refuses_a_fractional_parent():
+    """Taxonomy([-1, 0.7]) read parent 0."""
+    with pytest.raises(TaxonomyError, match="parents must be integers; got 0.7 for node 1"):
+        Taxonomy([-1, 0.7])
+    with pytest.raises(TaxonomyError, match="parents must be a sequence of integers"):
+        Taxonomy(["a", "b"])
+    assert Taxonomy([-1, 0.0]) == Taxonomy([-1, 0])
+
+
+def test_log_tf_idf_refuses_a_string_where_token_lists_are_expected():
+    """log_tf_idf("hello world hello") treated each character as a document."""
+    from mlgeom.hierarchical.text_vectors import log_tf_idf
+
+    with pytest.raises(TypeError, match="documents must be a sequence of token lists"):
+        log_tf_idf("hello world hello")
+    with pytest.raises(TypeError, match=r"documents\[1\] must be a sequence of str tokens"):
+        log_tf_idf([["cat"], "cat dog"])
+    with pytest.raises(TypeError, match=r"documents\[0\] must be a sequence of str tokens"):
+        log_tf_idf([[1, 2]])
+    with pytest.raises(TypeError, match="stop_words must be a collection of words"):
+        log_tf_idf([["cat"]], stop_words="the")
+    r = log_tf_idf([iter(["cat", "cat"]), ("cat", "dog")], min_count=1)  # iterators still read
+    assert r.vocabulary == ("cat", "dog") and r.X.shape == (2, 2)
