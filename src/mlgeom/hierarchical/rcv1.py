@@ -306,12 +306,9 @@ def read_hierarchy(path: str | os.PathLike) -> tuple[Taxonomy, dict[str, str]]:
     return _check_rcv1_forest(G, p), names
 
 
-#: RCV1-v2's topic forest (Lewis et al. 2004): 103 topics in 4 trees.
-RCV1_N_TOPICS = 103
-RCV1_ROOTS = ("CCAT", "ECAT", "GCAT", "MCAT")
-
-
 def _check_rcv1_forest(G: Taxonomy, path: Path) -> Taxonomy:
+    from mlgeom.hierarchical.shipped import RCV1_N_TOPICS, RCV1_ROOTS
+
     roots = sorted(G.names[r] for r in G.roots)
     if G.n_nodes != RCV1_N_TOPICS or tuple(roots) != RCV1_ROOTS:
         raise CorpusFormatError(

@@ -53,7 +53,6 @@ from mlgeom.book.paths import project_root
 from mlgeom.book.profiles import check_profile
 from mlgeom.hierarchical.corpus import HierarchicalCorpus, label_statistics
 from mlgeom.hierarchical.ohsumed import ohsumed_corpus, read_mtrees, read_sample_folder
-from mlgeom.hierarchical.rcv1 import RCV1_N_TOPICS, RCV1_ROOTS
 from mlgeom.hierarchical.taxonomy import Taxonomy
 from mlgeom.hierarchical.text_vectors import hash_features, log_tf_idf, normalize_rows, tokenize
 
@@ -161,6 +160,9 @@ def rcv1_taxonomy() -> Taxonomy:
     return G
 
 
+#: RCV1-v2's topic forest (Lewis et al. 2004): 103 topics in 4 trees.
+RCV1_N_TOPICS = 103
+RCV1_ROOTS = ("CCAT", "ECAT", "GCAT", "MCAT")
 _RCV1_COLUMNS = ("code", "parent", "depth", "name")
 _OHSUMED_COLUMNS = ("descriptor", "tree_number", "parent", "depth")
 #: The arrays of a shipped corpus file (see :func:`_corpus_arrays`).
