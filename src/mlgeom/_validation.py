@@ -27,6 +27,7 @@ __all__ = [
     "check_unit_interval",
     "check_int_vector",
     "check_vector_in",
+    "check_not_complex",
 ]
 
 
@@ -35,7 +36,7 @@ def _describe(x: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _refuse_complex(x: Any, name: str) -> None:
+def check_not_complex(x: Any, name: str) -> None:
     """Raise ``ValueError`` if ``x`` holds complex numbers.
 
     A cast to float would drop the imaginary part with only numpy's warning.
@@ -79,7 +80,7 @@ def check_matrix(
     numpy.ndarray
         The validated array (a copy only when a conversion was needed).
     """
-    _refuse_complex(X, name)
+    check_not_complex(X, name)
     try:
         arr = np.asarray(X, dtype=dtype)
     except (TypeError, ValueError) as exc:
@@ -122,7 +123,7 @@ def check_vector(
     numpy.ndarray
         The validated vector.
     """
-    _refuse_complex(x, name)
+    check_not_complex(x, name)
     try:
         arr = np.asarray(x, dtype=dtype)
     except (TypeError, ValueError) as exc:
@@ -270,7 +271,7 @@ def check_array(x: Any, name: str, *, shape: tuple[int, ...]) -> np.ndarray:
     numpy.ndarray
         The validated float64 array.
     """
-    _refuse_complex(x, name)
+    check_not_complex(x, name)
     try:
         arr = np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -286,7 +287,7 @@ def check_last_axis(x: Any, name: str) -> np.ndarray:
 
     For functions that act row by row on ``(..., d)`` arrays (projections, sorting).
     """
-    _refuse_complex(x, name)
+    check_not_complex(x, name)
     try:
         arr = np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError) as exc:

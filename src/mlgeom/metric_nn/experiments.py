@@ -954,6 +954,11 @@ def index_check(
     check_in(metric, "metric", METRICS)
     X_ref = check_metric_input(X_ref, metric, "X_ref")
     X_query = check_metric_input(X_query, metric, "X_query")
+    if metric != "edit" and X_query.shape[1] != X_ref.shape[1]:
+        raise ValueError(
+            f"X_query and X_ref must have the same number of columns; got shapes "
+            f"{X_query.shape} and {X_ref.shape}"
+        )
     check_vector_in(etas, "etas", low=0.0)
     repeats = check_positive_int(repeats, "repeats")
     t0 = time.perf_counter()

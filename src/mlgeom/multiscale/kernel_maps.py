@@ -34,6 +34,7 @@ import numpy as np
 from mlgeom._validation import (
     check_array,
     check_indices,
+    check_not_complex,
     check_positive_int,
     check_real,
     check_vector,
@@ -276,6 +277,7 @@ def D_map(x, p: float) -> np.ndarray:
     ``0^0 = 1``.
     """
     p = _p_multiscale(p)
+    check_not_complex(x, "x")
     try:
         x = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
