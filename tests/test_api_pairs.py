@@ -22,10 +22,10 @@ of the call's parameters: a shorter ``X`` may be reported as an out-of-range ``l
 (shape, bound and fractional probes) when it returns: a pair whose sizes do not have to agree,
 such as the training and test sets of a sweep, is not an error. It fails when the call raises
 anything else (numpy's broadcast or index errors, which name neither argument), raises from
-inside numpy or scipy, or returns a result for complex input. Where two arguments must agree
-and a disagreeing call used to return silently, :data:`MUST_AGREE` lists the pair and the
-probe fails on a return. (A silent return is otherwise not judged: the probes cannot tell a
-coincidence of sizes from a relation.)
+inside numpy or scipy, or returns a result for complex input. Where two arguments must agree,
+:data:`tests.api_domains.MUST_AGREE` lists the pair and the probe also fails on a return (a
+silent return is otherwise not judged: the probes cannot tell a coincidence of sizes from a
+relation).
 """
 
 from __future__ import annotations
@@ -39,16 +39,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.api_domains import Array, Int, Spec
+from tests.api_domains import MUST_AGREE, Array, Int, Spec
 from tests.test_api_domains import registry
-
-#: Pairs whose disagreement must be refused (a silent result is a defect), per callable.
-MUST_AGREE: dict[str, set[tuple[str, str]]] = {
-    "mlgeom.multiscale.SparseVector": {("indices", "values")},
-    "mlgeom.algorithms.perceptron": {("X", "y")},
-    "mlgeom.algorithms.margins": {("X", "y"), ("X", "w")},
-    "mlgeom.metric_nn.conflict_edges": {("D", "y")},
-}
 
 
 def _as_array(value: Any) -> np.ndarray | None:
@@ -134,14 +126,25 @@ PROBES = _probes()
 def test_every_public_callable_is_covered():
     """The pairwise probes run over the same declarations as the one-at-a-time probes.
 
-    Every public callable is declared there (``test_every_public_callable_is_declared``); a
-    callable with fewer than two array or integer parameters that relate gets type probes
-    only, or none (a callable with no array argument has no pair to check).
+    Every public callable is declared there (``test_every_public_callable_is_declared``), and
+    every one with a numeric array argument gets probes here (at least its type probes); one
+    with no array argument has no pair of sizes or types to check. The pairs that must agree
+    name parameters of their callable.
     """
-    keys = {k for k, s in registry().items() if not s.record}
+    reg = registry()
+    keys = {k for k, s in reg.items() if not s.record}
+    with_arrays = {
+        k
+        for k in keys
+        if any(
+            isinstance(d, Array) and _as_array(reg[k].valid().get(n)) is not None
+            for n, d in reg[k].domains.items()
+        )
+    }
     probed = {p[0] for p in PROBES}
-    assert probed <= keys
-    assert len(probed) > len(keys) // 4, "the probes cover suspiciously few callables"
+    assert with_arrays <= probed <= keys, sorted(with_arrays - probed)[:10]
+    for key, pairs in MUST_AGREE.items():
+        assert key in keys and all(set(pair) <= set(reg[key].domains) for pair in pairs), key
 
 
 #: Known defects outside this change's reach, with the reason: the probe is expected to fail.
