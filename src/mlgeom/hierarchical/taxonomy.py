@@ -372,9 +372,9 @@ class Taxonomy:
 
     def _check_node(self, i: Any) -> int:
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-            raise TypeError(f"node must be an integer index; got {i!r}")
+            raise TypeError(f"i (a node) must be an integer index; got {i!r}")
         if not 0 <= int(i) < self.n_nodes:
-            raise _NodeIndexError(f"node {int(i)} is outside 0 … {self.n_nodes - 1}")
+            raise _NodeIndexError(f"node i = {int(i)} is outside 0 … {self.n_nodes - 1}")
         return int(i)
 
     # ------------------------------------------------------------------ multilabels

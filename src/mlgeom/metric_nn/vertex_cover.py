@@ -115,6 +115,11 @@ def _check_edge_array(edges: Any, n: int) -> np.ndarray:
             at = tuple(int(i) for i in np.argwhere(frac)[0])
             raise ValueError(f"edges must hold integer vertex indices; got {raw[at]} at index {at}")
         raw = raw.astype(np.int64)
+    if raw.dtype.kind in "iu" and (raw.min() < 0 or raw.max() >= n):
+        at = tuple(int(i) for i in np.argwhere((raw < 0) | (raw >= n))[0])
+        raise ValueError(
+            f"edges must index vertices 0 … n - 1 = {n - 1} (n = {n}); got {raw[at]} at index {at}"
+        )
     return check_indices(raw, "edges", n=n)
 
 
