@@ -1583,6 +1583,19 @@ PACKAGES = (
 )
 
 
+#: Pairs of parameters whose disagreement must be refused (``tests/test_api_pairs.py`` fails on
+#: a silent result when one of them is one entry shorter or longer than the other), per callable.
+MUST_AGREE: dict[str, set[tuple[str, str]]] = {
+    "mlgeom.multiscale.SparseVector": {("indices", "values")},
+    "mlgeom.algorithms.perceptron": {("X", "y")},
+    "mlgeom.algorithms.margins": {("X", "y"), ("X", "w")},
+    "mlgeom.metric_nn.conflict_edges": {("D", "y")},
+    "mlgeom.algorithms.max_margin_perceptron": {("X", "y")},
+    "mlgeom.algorithms.kde": {("W", "weights")},
+    "mlgeom.primer.projected_sgd": {("X", "y")},
+}
+
+
 REGISTRY: dict[str, Spec] = {}
 
 

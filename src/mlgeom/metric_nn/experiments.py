@@ -215,6 +215,9 @@ def knn_cv(
     """k-NN with k chosen by ``n_folds``-fold cross-validation on the (noisy) training labels.
 
     Returns the chosen k and the test predictions (majority vote, ties to the smallest label).
+    A ``k`` larger than the points available votes over all of them: within a fold (its
+    training part), and in the final vote (all ``n`` training points), where it used to fail
+    in numpy's broadcasting.
     """
     D_train = check_matrix(D_train, "D_train")
     n = D_train.shape[0]
@@ -239,7 +242,7 @@ def knn_cv(
             wrong += int(np.sum(pred != y_train[va]))
         errs.append(wrong / n)
     best = int(ks[int(np.argmin(errs))])
-    return best, _vote(D_test, y_train, best, n_classes)
+    return best, _vote(D_test, y_train, min(best, n), n_classes)
 
 
 def _class_ties(model: SRMNearestNeighbors, D_te: np.ndarray) -> np.ndarray:
@@ -951,6 +954,11 @@ def index_check(
     check_in(metric, "metric", METRICS)
     X_ref = check_metric_input(X_ref, metric, "X_ref")
     X_query = check_metric_input(X_query, metric, "X_query")
+    if metric != "edit" and X_query.shape[1] != X_ref.shape[1]:
+        raise ValueError(
+            f"X_query and X_ref must have the same number of columns; got shapes "
+            f"{X_query.shape} and {X_ref.shape}"
+        )
     check_vector_in(etas, "etas", low=0.0)
     repeats = check_positive_int(repeats, "repeats")
     t0 = time.perf_counter()
