@@ -840,7 +840,8 @@ def theorem1_k_sweep(
     -------
     pandas.DataFrame
         One row per (k, training set): ``k``, ``seed`` (the training set's index), the 1-NN
-        risk, the Bayes risk, Theorem 1's bound and the risk :math:`1 - 1/k` of uniform guessing.
+        risk, the Bayes risk, Theorem 1's bound, the risk :math:`1 - 1/k` of uniform guessing
+        and the risk :math:`1 - \max_y P(Y = y)` of the majority class (by quadrature).
     """
     ks = check_int_vector(ks, "ks", minimum=2)
     n = check_positive_int(n, "n")
@@ -857,6 +858,8 @@ def theorem1_k_sweep(
     for i, prob in enumerate(problems):
         bayes = prob.bayes_risk(grid)
         bound = float(mb.theorem1_bound(n, bayes, prob.lipschitz, prob.D))
+        # the majority class of the family: 1 - max_y P(Y = y), P(Y = y) by the same quadrature
+        majority = 1.0 - float(tasks[i * reps][2].mean(axis=0).max())
         for rep, risk in enumerate(risks[i * reps : (i + 1) * reps]):
             rows.append(
                 {
@@ -866,6 +869,7 @@ def theorem1_k_sweep(
                     "Bayes risk": bayes,
                     "Theorem 1 bound": bound,
                     "uniform risk": 1.0 - 1.0 / prob.k,
+                    "majority risk": majority,
                 }
             )
     return pd.DataFrame(rows)
