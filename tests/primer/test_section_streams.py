@@ -69,7 +69,7 @@ def test_each_primer_section_draws_only_from_its_own_stream():
     nb = ROOT / "notebooks" / "geometry_primer.md"
     text = nb.read_text(encoding="utf-8")
     assert "streams[" not in text and "spawn(SEED" not in text
-    uses = _sections_and_streams(nb, r'S\["([a-z0-9-]+)"\]')
+    uses = _sections_and_streams(nb, r'(?<![A-Za-z_])S\["([a-z0-9-]+)"\]')
     assert uses and all(section == key for section, key in uses), uses
 
 
