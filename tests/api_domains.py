@@ -1457,7 +1457,7 @@ def _scope_primer(X2: np.ndarray, Y2: np.ndarray) -> dict[str, Spec]:
         d=Int(1),
         steps=Array(),
         n_seeds=Int(1),
-        points=Choice(("ball", "simplex")),
+        points=Choice(("ball", "simplex", "sphere")),
         seed=SEED,
     )
     reg["mlgeom.primer.logistic_objective"] = fn(

@@ -994,8 +994,8 @@ def _check_contract_fields(p: Path, claim: dict[str, Any]) -> None:
     kind = claim.get("kind")
     if kind not in KINDS:
         raise ValueError(f"{where}: 'kind' must be one of {KINDS}; got {kind!r}")
-    if claim.get("judge", "point") not in ("point", "interval"):
-        raise ValueError(f"{where}: 'judge' must be 'point' or 'interval'")
+    if claim.get("judge", "point") not in ("point", "interval", "exact"):
+        raise ValueError(f"{where}: 'judge' must be 'point', 'interval' or 'exact'")
     base = claim.get("baseline")
     if kind == "result":
         for key in ("baseline", "discriminating", "scale"):
