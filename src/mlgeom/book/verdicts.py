@@ -164,6 +164,13 @@ def _straddles(bounds: Any, arm: Mapping[str, Any]) -> bool:
     return not (low <= iv["low"] and iv["high"] <= high)
 
 
+def _why_held(c: Mapping[str, Any]) -> str:
+    crit = str(c["criterion"])
+    if crit.startswith("= "):
+        return f"measured {_shown(c)}, as required"
+    return f"measured {_shown(c)}, criterion {crit}"
+
+
 def _why_failed(c: Mapping[str, Any]) -> str:
     note = c.get("note")
     base = f"measured {_shown(c)} against {c['criterion']}"
@@ -205,7 +212,7 @@ def _verdict(h: Headline, claims: list[dict[str, Any]]) -> tuple[str, str, str |
             f"{_shown({}, c['competitor'])}",
             comp_text,
         )
-    return "Reproduced", f"{_shown(key)} against {key['criterion']}", comp_text
+    return "Reproduced", _why_held(key), comp_text
 
 
 def headline_verdicts(
