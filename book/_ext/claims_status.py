@@ -1133,20 +1133,20 @@ class MathInReferenceTitles(SphinxPostTransform):
             node.replace_self(ref)
 
     def _section_title(self, cache: dict, docname: str, labelid: str):
-        key = (docname, labelid)
-        if key not in cache:
-            title = None
+        """The title node of the section ``labelid`` of ``docname`` (each doctree read once)."""
+        if docname not in cache:
+            titles: dict[str, nodes.title] = {}
             try:
                 tree = self.env.get_doctree(docname)
             except Exception:  # noqa: BLE001 - an unreadable doctree: leave the link to Sphinx
                 tree = None
             if tree is not None:
                 for sec in tree.findall(nodes.section):
-                    if labelid in sec["ids"] and isinstance(sec[0], nodes.title):
-                        title = sec[0]
-                        break
-            cache[key] = title
-        return cache[key]
+                    if sec.children and isinstance(sec[0], nodes.title):
+                        for i in sec["ids"]:
+                            titles[i] = sec[0]
+            cache[docname] = titles
+        return cache[docname].get(labelid)
 
 
 def _add_static(app, config):
