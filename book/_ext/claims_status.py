@@ -303,6 +303,8 @@ def claim_verdict(c: dict) -> tuple[str, str]:
             return "Source text ambiguous", "erratum"
         if holds:
             return "The printed text holds", "fails"
+        if outcome is None:
+            return "Printed error (re-reading pending)", "erratum"
         return "Printed error", "erratum"
     if kind == "check":
         if holds:
@@ -738,9 +740,7 @@ def erratum_quote(fields: dict) -> nodes.Node:
         q += nodes.Text("”")
         box += q
     else:
-        box += nodes.paragraph(
-            "", "", _muted("The printed text is quoted in the statement (re-reading pending).")
-        )
+        box += nodes.paragraph("", "", _muted("Quoted in the statement (re-reading pending)."))
     if fields.get("correction"):
         box += nodes.paragraph("", f"Correction: {fields['correction']}")
     if fields.get("survives"):

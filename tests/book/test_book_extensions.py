@@ -136,7 +136,16 @@ def test_status_tables_refuse_mismatched_columns():
             "simpler",
         ),
         ({"kind": "result", "holds": False}, "Does not hold", "fails"),
-        ({"kind": "erratum", "holds": False}, "Printed error", "erratum"),
+        (
+            {"kind": "erratum", "holds": False},
+            "Printed error (re-reading pending)",
+            "erratum",
+        ),
+        (
+            {"kind": "erratum", "holds": False, "outcome": "printed error"},
+            "Printed error",
+            "erratum",
+        ),
         ({"kind": "erratum", "holds": False, "outcome": "typo"}, "Typo", "erratum"),
         (
             {"kind": "erratum", "holds": False, "outcome": "source text ambiguous"},
