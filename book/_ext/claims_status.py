@@ -438,7 +438,7 @@ class HeadlineVerdicts(SphinxDirective):
             if verdicts:
                 card += lines
             cards.append(card)
-        tally = _table(["Paper", "Headline claims"], [55, 45], tally_rows, ["hv-tally-table"])
+        tally = _table(["Paper", "Headline claims"], [45, 55], tally_rows, ["hv-tally-table"])
         return [nodes.container("", tally, *cards, classes=["headline-verdicts"])]
 
 
@@ -462,7 +462,8 @@ class VerdictDefinitions(SphinxDirective):
             term = nodes.term(ids=[target])
             term += _badge(word)
             item += term
-            item += nodes.definition("", nodes.paragraph(text=DEFINITIONS[word].capitalize()))
+            text = DEFINITIONS[word]
+            item += nodes.definition("", nodes.paragraph(text=text[:1].upper() + text[1:]))
             dl += item
             std.note_hyperlink_target(target, self.env.docname, target, word)
         return [dl]
