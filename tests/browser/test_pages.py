@@ -34,13 +34,21 @@ HEIGHTS: dict[str, int] = {}  # page -> height in CSS px, filled by test_page_re
 READER: dict[str, dict] = {}  # page -> READER_FACTS, filled by test_page_renders_offline
 
 WAIT_FOR_MATHJAX = """
+// MathJax's startup promise exists only once tex-chtml.js has run (deferred): on a loaded
+// machine that can come after the page's load event, so wait for it (up to 30 s).
 const done = arguments[arguments.length - 1];
-const mj = window.MathJax;
-if (mj && mj.startup && mj.startup.promise) {
-  mj.startup.promise.then(() => done("typeset"), (e) => done("error: " + e));
-} else {
-  done("no mathjax");
-}
+const loading = !!document.querySelector('script[src*="mathjax"]');
+const start = Date.now();
+(function wait() {
+  const mj = window.MathJax;
+  if (mj && mj.startup && mj.startup.promise) {
+    mj.startup.promise.then(() => done("typeset"), (e) => done("error: " + e));
+  } else if (loading && Date.now() - start < 30000) {
+    setTimeout(wait, 100);
+  } else {
+    done("no mathjax");
+  }
+})();
 """
 
 PAGE_FACTS = """
