@@ -34,19 +34,25 @@ HEIGHTS: dict[str, int] = {}  # page -> height in CSS px, filled by test_page_re
 READER: dict[str, dict] = {}  # page -> READER_FACTS, filled by test_page_renders_offline
 
 WAIT_FOR_MATHJAX = """
-// MathJax's startup promise exists only once tex-chtml.js has run (deferred): on a loaded
-// machine that can come after the page's load event, so wait for it (up to 30 s).
+// Wait for the document to finish loading (a large page can still be parsing when the driver
+// hands over) and for MathJax's startup promise, which exists only once the deferred
+// tex-chtml.js has run; up to 50 s in all (the script timeout is 60 s).
 const done = arguments[arguments.length - 1];
-const loading = !!document.querySelector('script[src*="mathjax"]');
 const start = Date.now();
 (function wait() {
   const mj = window.MathJax;
-  if (mj && mj.startup && mj.startup.promise) {
+  const loaded = document.readyState === "complete";
+  const loading = !!document.querySelector('script[src*="mathjax"]');
+  const math = Array.from(document.querySelectorAll(".math"));
+  if (loaded && mj && mj.startup && mj.startup.promise) {
     mj.startup.promise.then(() => done("typeset"), (e) => done("error: " + e));
-  } else if (loading && Date.now() - start < 30000) {
+  } else if (loaded && math.length && math.every((m) => m.querySelector("mjx-container"))) {
+    done("typeset");
+  } else if ((!loaded || loading) && Date.now() - start < 50000) {
     setTimeout(wait, 100);
   } else {
-    done("no mathjax");
+    done(`no mathjax (MathJax: ${typeof mj}, script: ${loading}, ` +
+      `${Date.now() - start} ms, state: ${document.readyState})`);
   }
 })();
 """
