@@ -630,6 +630,7 @@ class ClaimsTable(SphinxDirective):
             return []
         prov = load_provenance_map(self.env)
         titles = section_titles(self.env, stem)
+        at_scale = self._paper_scale(stem)
         claims = record["claims"]
         by_section: dict[str | None, list[dict]] = {}
         for c in claims:
@@ -654,22 +655,36 @@ class ClaimsTable(SphinxDirective):
             rows, attrs = [], []
             for c in of_section:
                 entry = registry.entries.get(c["id"])
-                rows.append(self._row(c, entry, prov.get(c["id"], {}), registry))
+                row = self._row(c, entry, prov.get(c["id"], {}), registry)
+                if at_scale is not None:
+                    row.append(_scale_cell(at_scale.get(c["id"])))
+                rows.append(row)
                 attrs.append(
                     {
                         "ids": [f"claim-{nodes.make_id(c['id'])}"],
                         "classes": ["claim-row", f"claim-group-{claim_verdict(c)[1]}"],
                     }
                 )
-            sec += _table(
-                ["Claim", "Paper", "Ours", "Verdict", "Strawman · simpler method", "Registered"],
-                [34, 9, 14, 12, 19, 12],
-                rows,
-                ["claims-table"],
-                attrs,
-            )
+            headers = ["Claim", "Paper", "Ours", "Verdict", "Strawman · simpler method"]
+            headers.append("Registered")
+            widths = [34, 9, 14, 12, 19, 12]
+            if at_scale is not None:
+                headers, widths = [*headers, "Paper's scale"], [31, 8, 13, 11, 17, 11, 9]
+            sec += _table(headers, widths, rows, ["claims-table"], attrs)
             out.append(sec)
         return out
+
+    def _paper_scale(self, stem: str) -> dict | None:
+        """The committed PROFILE=paper run's claims by id (``data/results/paper/``), if any."""
+        path = Path(self.env.srcdir) / "data" / "results" / "paper" / f"{stem}.json"
+        self.env.note_dependency(str(path))
+        if not path.exists():
+            return None
+        try:
+            return {c["id"]: c for c in _load(path)["claims"]}
+        except (ValueError, json.JSONDecodeError) as exc:
+            logger.warning(f"claims-table: {path}: {exc}", location=self.get_location())
+            return None
 
     def _filter(self, stem: str, groups: Counter) -> nodes.raw:
         from html import escape
@@ -726,6 +741,17 @@ class ClaimsTable(SphinxDirective):
             _arms_cell(c) if c.get("kind") == "result" else nodes.Text("—"),
             nodes.Text(prov.get("status", "—")),
         ]
+
+
+def _scale_cell(c: dict | None) -> nodes.Node:
+    """The claim at the paper's scale: its measurement and verdict, "—" where not run."""
+    if c is None:
+        return nodes.Text("—")
+    words, group = claim_verdict(c)
+    cell = nodes.paragraph()
+    cell += nodes.Text(_fmt(c.get("measured")))
+    cell += nodes.inline("", words, classes=["block", "claim-verdict", f"claim-group-{group}"])
+    return cell
 
 
 def erratum_quote(fields: dict) -> nodes.Node:

@@ -319,6 +319,10 @@ def _small_book(tmp_path, headlines):
     rec.measure("demo.e.typo", 1.0)
     rec.measure("demo.b.ours", 1.0, scale="n = 1")
     (src / "data" / "results" / "demo.json").write_text(json.dumps(rec.to_json()))
+    (src / "data" / "results" / "paper").mkdir()
+    paper_run = {**rec.to_json(), "profile": "paper"}
+    paper_run["claims"] = paper_run["claims"][:1]  # a snapshot may lag the registry
+    (src / "data" / "results" / "paper" / "demo.json").write_text(json.dumps(paper_run))
     (src / "data" / "results" / "run-report.json").write_text(
         json.dumps({"book": {"demo": _run()}, "paper": {"demo": _run(wall_time_s=4000.0)}})
     )
@@ -396,6 +400,7 @@ def test_the_verdict_pages_from_a_temporary_registry(tmp_path):
     assert "c = 1/2 suffices" in status and "Appendix B, proof of Lemma 3" in status
     assert "Fails because of a printed error" in status and 'href="#claim-demo-e-printed"' in status
     assert 'class="claims-filter-select"' in status
+    assert "Paper’s scale" in status or "Paper's scale" in status  # the committed paper run
     # the status overview counts the check as caused by the erratum, not as a failure
     assert "1 of 1; 0 failing" not in index and "0 of 1; 0 failing" in index
     # beyond the papers: the printed error with its correction, the typo apart, our ablation
