@@ -41,6 +41,7 @@ from mlgeom.fenchel_young.streams import (
     correlated_prototype_stream,
     lower_bound_instance,
     prototype_stream,
+    random_prototype_stream,
 )
 from mlgeom.parallel import pmap
 from mlgeom.random import Seed, as_generator, spawn
@@ -58,6 +59,7 @@ __all__ = [
     "slope_per_seed",
     "second_half_fractions",
     "STEPS",
+    "GEOMETRIES",
     "step_size",
     "own_step",
     "uniform_mean_output",
@@ -279,6 +281,9 @@ def appendix_d_table(eps: np.ndarray) -> pd.DataFrame:
 #: The two step sizes of the headline's 2×2 design.
 STEPS = ("theorem_5_1", "gaptron")
 
+#: The prototype geometries of :func:`worst_case_table`.
+GEOMETRIES = ("orthonormal", "random")
+
 
 def step_size(step: str, d: int, C: float = 1.0) -> float:
     r"""Return a named OGD step size for ``d`` classes and input bound ``C``.
@@ -339,6 +344,11 @@ def worst_case_table(
     steps: tuple[str, ...] | None = None,
     uniform: bool = False,
     noise: float = 0.0,
+    geometry: str = "orthonormal",
+    dim: int | None = None,
+    max_cosine: float = 0.5,
+    horizons: tuple[int, ...] | None = None,
+    arms: tuple[tuple[str, str], ...] | None = None,
     seed: Seed = None,
 ) -> pd.DataFrame:
     r"""Run the headline sweep: worst-case surrogate regret per unit :math:`\|U\|_F^2` against d.
@@ -352,13 +362,33 @@ def worst_case_table(
     step names (:data:`STEPS`) runs every decoding with every step (the 2×2 design that
     changes one factor at a time). ``uniform=True`` adds the uniform guesser
     (:math:`\sum_t E_t = T(1 - 1/d)`, ``decoding = "uniform"``, ``step = "none"``) on the
-    same streams. Columns: ``d, seed, decoding, step, sum_E, mistakes, c_star``.
+    same streams. ``arms``, a tuple of ``(decoding, step)`` pairs, replaces the product of
+    ``decodings`` and ``steps`` (each decoding draws its uniforms once, in the order of its
+    first appearance, and shares them across its steps). Every arm of one call runs on the
+    same streams (one call per design: a second call with the same
+    ``numpy.random.Generator`` draws new streams, because spawning advances it).
+
+    ``geometry="orthonormal"`` uses :func:`~mlgeom.fenchel_young.streams.prototype_stream`
+    (a seed only relabels the prototypes and reorders the visits); ``geometry="random"`` uses
+    :func:`~mlgeom.fenchel_young.streams.random_prototype_stream` with ``dim`` (default
+    ``2 * n_prototypes``) and ``max_cosine``, so that each seed draws a new geometry.
+    ``horizons`` (default ``(T,)``) gives :math:`c^*` on prefixes of the same runs (to see
+    whether it has stabilised). Columns: ``d, seed, decoding, step, T, sum_E, mistakes,
+    c_star``.
     """
     check_int_vector(ds, "ds", minimum=2)
-    check_positive_int(T, "T")
-    check_positive_int(n_prototypes, "n_prototypes")
+    T = check_positive_int(T, "T")
+    m = check_positive_int(n_prototypes, "n_prototypes")
     check_positive_int(n_seeds, "n_seeds")
     check_real(noise, "noise", low=0.0, high=1.0)
+    check_in(geometry, "geometry", GEOMETRIES)
+    p = 2 * m if dim is None else check_positive_int(dim, "dim", minimum=m)
+    rho = check_real(
+        max_cosine, "max_cosine", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False
+    )
+    hs = (T,) if horizons is None else tuple(check_int_vector(horizons, "horizons", minimum=1))
+    if max(hs) > T:
+        raise ValueError(f"horizons must be <= T={T}; got {max(hs)}")
     if isinstance(decodings, str) or not decodings:
         raise ValueError(f"decodings must be a non-empty tuple of names; got {decodings!r}")
     for dec in decodings:
@@ -368,8 +398,21 @@ def worst_case_table(
             raise ValueError(f"steps must be a non-empty tuple of names; got {steps!r}")
         for st in steps:
             check_in(st, "steps", STEPS)
+    if arms is None:
+        arm_list = tuple(
+            (dec, st) for dec in decodings for st in ((own_step(dec),) if steps is None else steps)
+        )
+    else:
+        if isinstance(arms, str) or not arms:
+            raise ValueError(f"arms must be a non-empty tuple of (decoding, step); got {arms!r}")
+        for a in arms:
+            if not isinstance(a, tuple) or len(a) != 2:
+                raise ValueError(f"each arm must be a (decoding, step) pair; got {a!r}")
+            check_in(a[0], "arms decoding", sr.DECODINGS)
+            check_in(a[1], "arms step", STEPS)
+        arm_list = tuple(arms)
     tasks = [
-        (d, g, T, n_prototypes, n_seeds, tuple(decodings), steps, uniform, noise)
+        (d, g, T, n_prototypes, n_seeds, arm_list, uniform, noise, (geometry, p, rho), hs)
         for d, g in zip(ds, spawn(seed, len(ds)), strict=True)
     ]
     per_d = pmap(_worst_case_rows, tasks, desc="Theorem 5.1: worst case against d")
@@ -378,46 +421,79 @@ def worst_case_table(
 
 def _worst_case_rows(task: tuple) -> list[dict[str, Any]]:
     """One ``d`` of :func:`worst_case_table`: its streams, every arm, every seed."""
-    d, g, T, n_prototypes, n_seeds, decodings, steps, uniform, noise = task
+    from threadpoolctl import threadpool_limits
+
+    # small fits: one BLAS thread, so that the numbers do not depend on the caller's threads
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _worst_case_rows_1(task)
+
+
+def _worst_case_rows_1(task: tuple) -> list[dict[str, Any]]:
+    """Body of :func:`_worst_case_rows`, under a one-thread BLAS limit."""
+    d, g, T, n_prototypes, n_seeds, arm_list, uniform, noise, geo, hs = task
+    geometry, dim, max_cosine = geo
     gs = spawn(g, n_seeds + 1)
-    streams = [
-        prototype_stream(d, T, n_prototypes=n_prototypes, noise=noise, seed=h) for h in gs[:n_seeds]
-    ]
+    if geometry == "orthonormal":
+        streams = [
+            prototype_stream(d, T, n_prototypes=n_prototypes, noise=noise, seed=h)
+            for h in gs[:n_seeds]
+        ]
+    else:
+        streams = [
+            random_prototype_stream(
+                d,
+                T,
+                n_prototypes=n_prototypes,
+                dim=dim,
+                max_cosine=max_cosine,
+                noise=noise,
+                seed=h,
+            )
+            for h in gs[:n_seeds]
+        ]
     s = Multiclass(d)
     rows = []
-    # the decodings' uniforms do not depend on the step size: arms differ in one factor only
-    for dec, h in zip(decodings, spawn(gs[-1], len(decodings)), strict=True):
-        for step in (own_step(dec),) if steps is None else steps:
-            rec = multiclass_runs(streams, d, dec, seed=h, step=step)
-            for k, st in enumerate(streams):
-                E = float(rec.expected_loss[k].sum())
-                c = cmp.worst_case_constant(s, st, E, loss_scale=LOG2E)
-                rows.append(
-                    {
-                        "d": d,
-                        "seed": k,
-                        "decoding": dec,
-                        "step": step,
-                        "sum_E": E,
-                        "mistakes": float(rec.target_loss[k].sum()),
-                        "c_star": c,
-                    }
-                )
-    if uniform:
-        E = T * (1.0 - 1.0 / d)
-        for k, st in enumerate(streams):
-            c = cmp.worst_case_constant(s, st, E, loss_scale=LOG2E, hi=1e7)
+
+    def add(k, st, dec, step, E, mistakes, hi=1e4):
+        for h in hs:
+            c = cmp.worst_case_constant(s, st.head(h), float(E[h - 1]), loss_scale=LOG2E, hi=hi)
             rows.append(
                 {
                     "d": d,
                     "seed": k,
-                    "decoding": "uniform",
-                    "step": "none",
-                    "sum_E": E,
-                    "mistakes": E,
+                    "decoding": dec,
+                    "step": step,
+                    "T": h,
+                    "sum_E": float(E[h - 1]),
+                    "mistakes": float(mistakes[h - 1]),
                     "c_star": c,
                 }
             )
+
+    # the decodings' uniforms do not depend on the step size: arms differ in one factor only
+    decodings = tuple(dict.fromkeys(dec for dec, _ in arm_list))
+    for dec, h in zip(decodings, spawn(gs[-1], len(decodings)), strict=True):
+        for step in (st for dd, st in arm_list if dd == dec):
+            if geometry == "orthonormal":  # one pool for every seed: one batch
+                rec = multiclass_runs(streams, d, dec, seed=h, step=step)
+                E_all, L_all = rec.expected_loss, rec.target_loss
+            else:  # a pool per seed: the same uniforms as the batch would draw, per stream
+                unif = np.stack([u.random((T, 2)) for u in spawn(h, len(streams))])
+                eta = step_size(step, d)
+                recs = [
+                    logistic_ogd_batch(
+                        st.X, st.labels, st.order[None], unif[k : k + 1], d=d, eta=eta, decoding=dec
+                    )
+                    for k, st in enumerate(streams)
+                ]
+                E_all = np.concatenate([r.expected_loss for r in recs])
+                L_all = np.concatenate([r.target_loss for r in recs])
+            for k, st in enumerate(streams):
+                add(k, st, dec, step, np.cumsum(E_all[k]), np.cumsum(L_all[k]))
+    if uniform:
+        E_u = (1.0 - 1.0 / d) * np.arange(1, T + 1)
+        for k, st in enumerate(streams):
+            add(k, st, "uniform", "none", E_u, E_u, hi=1e7)
     return rows
 
 
