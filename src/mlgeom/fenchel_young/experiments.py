@@ -746,36 +746,57 @@ def slope_table(table: pd.DataFrame, x: str, y: str, by: str) -> pd.DataFrame:
 
 
 def horizon_table(
-    stream: Stream, d: int, Ts: list[int], n_seeds: int, *, seed: Seed = None
+    stream: Stream,
+    d: int,
+    Ts: list[int],
+    n_seeds: int,
+    *,
+    competitors: tuple[str, ...] = (),
+    seed: Seed = None,
 ) -> pd.DataFrame:
     r"""Theorem 5.1 at every horizon: slack :math:`\min_U\{\sum S_t(U) + c\|U\|^2\} - \sum E_t`.
 
     ``stream`` is cut at each ``T`` in ``Ts``; one run per seed on the full stream gives all
     prefixes. ``slack >= 0`` means the bound holds for every comparator :math:`U` at that ``T``.
+    Each decoding named in ``competitors`` (``"deterministic"``, ``"gaptron"``) also runs on
+    the same stream with Theorem 5.1's step, under the same bound: columns
+    ``sum_E_<decoding>`` and ``slack_<decoding>``. In full information :math:`E_t` does not
+    depend on the decoding's draws, so the competitors' numbers do not depend on ``seed``.
     """
     check_positive_int(d, "d", minimum=2)
     check_int_vector(Ts, "Ts", minimum=1, maximum=stream.T)
     check_positive_int(n_seeds, "n_seeds")
+    if isinstance(competitors, str):
+        raise ValueError(f"competitors must be a tuple of decoding names; got {competitors!r}")
+    for dec in competitors:
+        check_in(dec, "competitors", sr.DECODINGS)
     s = Multiclass(d)
     c51 = sr.bound_theorem_5_1(stream.C, 1.0)
     rec = multiclass_runs([stream] * n_seeds, d, "randomized", seed=seed, C=stream.C)
+    comp = {
+        dec: multiclass_runs([stream], d, dec, C=stream.C, step="theorem_5_1", seed=0)
+        for dec in competitors
+    }
     fits = pmap(_ridge_at_horizon, [(s, stream, T, c51) for T in Ts], desc="Theorem 5.1: horizons")
     rows = []
     for T, (total_loss, norm) in zip(Ts, fits, strict=True):
         opt = total_loss + c51 * norm**2
         for k in range(n_seeds):
             E = float(rec.expected_loss[k, :T].sum())
-            rows.append(
-                {
-                    "T": T,
-                    "seed": k,
-                    "sum_E": E,
-                    "min_bound": opt,
-                    "slack": opt - E,
-                    "U_norm": norm,
-                    "sum_S_U": total_loss,
-                }
-            )
+            row = {
+                "T": T,
+                "seed": k,
+                "sum_E": E,
+                "min_bound": opt,
+                "slack": opt - E,
+                "U_norm": norm,
+                "sum_S_U": total_loss,
+            }
+            for dec, r in comp.items():
+                E_c = float(r.expected_loss[0, :T].sum())
+                row[f"sum_E_{dec}"] = E_c
+                row[f"slack_{dec}"] = opt - E_c
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -791,7 +812,9 @@ def lower_bound_table(
 ) -> pd.DataFrame:
     r"""Theorem 5.2's instance: our regret against :math:`U'` beside the bounds.
 
-    Columns: ``regret`` (:math:`\sum E_t - \sum S_t(U')`, Theorem 5.1's learner),
+    Columns: ``regret`` (:math:`\sum E_t - \sum S_t(U')`, Theorem 5.1's learner;
+    ``regret_deterministic`` and ``regret_gaptron``: deterministic and Gaptron-style decoding
+    with the same step on the same instance, the natural competitors),
     ``first_M`` (its part over the first ``M`` rounds), ``exact_lb`` (what *every* algorithm pays
     in expectation: :math:`(M+1)(1 - 1/d) - \sum_t S_t(U')`), ``upper`` (Theorem 5.1's bound
     with :math:`U'`) and ``B2`` (:math:`\|U'\|_F^2`).
@@ -817,7 +840,14 @@ def _lower_bound_row(task: tuple) -> dict[str, Any]:
     rec = multiclass_runs([st], d, "randomized", seed=hh)
     E = rec.expected_loss[0]
     S_U = LOG2E * s.loss(st.X[st.order] @ st.U.T, st.Y[st.order])
+    # the competitors: E_t is exact and does not depend on the draws (full information)
+    E_c = {
+        dec: multiclass_runs([st], d, dec, seed=0, step="theorem_5_1").expected_loss[0]
+        for dec in ("deterministic", "gaptron")
+    }
     return {
+        "regret_deterministic": float(E_c["deterministic"].sum() - S_U.sum()),
+        "regret_gaptron": float(E_c["gaptron"].sum() - S_U.sum()),
         "d": d,
         "M": M,
         "seed": k,
