@@ -1181,7 +1181,7 @@ def plot_appendix_d(table: pd.DataFrame):
     )
     ax.set_xlabel(r"$\varepsilon$")
     ax.set_ylabel(r"$\frac{\lambda\nu}{\gamma}\,E[L]/S_\Omega$")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     return fig
 
 
@@ -1207,7 +1207,7 @@ def plot_d_scaling(table: pd.DataFrame, bound_ours: float):
         dec = key[0] if isinstance(key, tuple) else key
         step = key[1] if isinstance(key, tuple) and len(key) > 1 else None
         ls = "--" if step == "gaptron" and multi else "-"
-        label = f"{dec}, {step} step" if multi else dec
+        label = _DECODING_WORDS[dec] + (f", {_STEP_WORDS[step]}" if multi else "")
         agg = grp.groupby("d")["c_star"].agg(["mean", "min", "max"])
         ax.loglog(agg.index, agg["mean"], "o", ls=ls, color=colors[dec], label=label)
         ax.fill_between(agg.index, agg["min"], agg["max"], color=colors[dec], alpha=0.15)
@@ -1224,8 +1224,17 @@ def plot_d_scaling(table: pd.DataFrame, bound_ours: float):
     ax.minorticks_off()
     ax.set_xlabel("number of classes $d$")
     ax.set_ylabel(r"$c^* = \sup_U R_T(U)/\|U\|_F^2$")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     return fig
+
+
+#: Legend words for the decodings and step sizes (issue 28: legends in words).
+_DECODING_WORDS = {
+    "randomized": "randomized decoding",
+    "gaptron": "Gaptron-style decoding",
+    "deterministic": "deterministic decoding",
+}
+_STEP_WORDS = {"theorem_5_1": "Theorem 5.1's step", "gaptron": "Gaptron's step"}
 
 
 def plot_lower_bound(table: pd.DataFrame):
@@ -1251,7 +1260,7 @@ def plot_lower_bound(table: pd.DataFrame):
     )
     ax.set_xlabel(r"$B^2 = \|U'\|_F^2$")
     ax.set_ylabel("surrogate regret against $U'$")
-    ax.legend(fontsize=7, ncols=2)
+    ax.legend(fontsize=9, ncols=2)
     return fig
 
 
@@ -1268,5 +1277,5 @@ def plot_cumulative(curves: dict[str, np.ndarray], ylabel: str):
         ax.fill_between(t, c.min(0), c.max(0), color=col, alpha=0.2)
     ax.set_xlabel("round $t$")
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     return fig
