@@ -483,11 +483,19 @@ def _experiments(reg: dict) -> None:
     )
     reg[P + "horizon_table"] = fn(
         FY.horizon_table,
-        lambda: {"stream": _mc_stream(), "d": 2, "Ts": [4], "n_seeds": 1, "seed": 0},
+        lambda: {
+            "stream": _mc_stream(),
+            "d": 2,
+            "Ts": [4],
+            "n_seeds": 1,
+            "competitors": (),
+            "seed": 0,
+        },
         stream=STREAM,
         d=Int(2),
         Ts=Array(),
         n_seeds=Int(1),
+        competitors=Skip("a tuple of DECODINGS names (regression test)"),
         seed=SEED,
     )
     reg[P + "lower_bound_table"] = fn(
