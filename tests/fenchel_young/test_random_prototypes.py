@@ -175,3 +175,13 @@ def test_lower_bound_competitors_on_the_same_instance():
     assert np.isfinite(lb["regret_deterministic"]).all()
     again = fx.lower_bound_table([2, 3], [4], 40, 2, seed=15)
     np.testing.assert_array_equal(lb["regret_deterministic"], again["regret_deterministic"])
+
+
+def test_lower_bound_block_of_remaining_rounds_pays_the_fresh_round():
+    # App. H read as a sum over rounds M+1..T: the fresh round M+1 alone costs 1 - 1/d
+    lb = fx.lower_bound_table([2, 5], [3, 6], 30, 2, seed=4)
+    assert (lb["block_E"] >= (1 - 1 / lb["d"]) - 1e-12).all()
+    # and it equals the whole regret minus the first M rounds' exact part
+    np.testing.assert_allclose(
+        lb["block_E"], lb["regret"] - lb["exact_lb"] + (1 - 1 / lb["d"]), rtol=1e-9
+    )

@@ -815,9 +815,10 @@ def lower_bound_table(
     Columns: ``regret`` (:math:`\sum E_t - \sum S_t(U')`, Theorem 5.1's learner;
     ``regret_deterministic`` and ``regret_gaptron``: deterministic and Gaptron-style decoding
     with the same step on the same instance, the natural competitors),
-    ``first_M`` (its part over the first ``M`` rounds), ``exact_lb`` (what *every* algorithm pays
-    in expectation: :math:`(M+1)(1 - 1/d) - \sum_t S_t(U')`), ``upper`` (Theorem 5.1's bound
-    with :math:`U'`) and ``B2`` (:math:`\|U'\|_F^2`).
+    ``first_M`` (its part over the first ``M`` rounds), ``block_E`` (its expected 0-1 loss
+    summed over rounds ``M+1..T``, the fresh round ``M+1`` included), ``exact_lb`` (what
+    *every* algorithm pays in expectation: :math:`(M+1)(1 - 1/d) - \sum_t S_t(U')`),
+    ``upper`` (Theorem 5.1's bound with :math:`U'`) and ``B2`` (:math:`\|U'\|_F^2`).
     """
     check_int_vector(ds, "ds", minimum=2)
     Ms_ = check_int_vector(Ms, "Ms", minimum=1)
@@ -856,6 +857,7 @@ def _lower_bound_row(task: tuple) -> dict[str, Any]:
         "first_M": float(E[:M].sum() - S_U[:M].sum()),
         "exact_lb": float((M + 1) * (1 - 1 / d) - S_U.sum()),
         "repeated_mean_E": float(E[M + 1 :].mean()),
+        "block_E": float(E[M:].sum()),  # rounds M+1..T together (the fresh round M+1 included)
         "upper": sr.bound_theorem_5_1(1.0, B**2),
         "B2_over_ln2d": B**2 / np.log(d) ** 2,
     }
