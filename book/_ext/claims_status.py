@@ -511,11 +511,11 @@ class ChapterSummary(SphinxDirective):
                 row.append(nodes.Text(v.competitor or "—"))
             rows.append(row)
         headers = ["Claim", "Verdict", "Paper", "Ours"]
-        widths = [40, 18, 16, 14]
+        widths = [34, 17, 22, 14]
         if any_comp:
             headers.append("Simpler method")
             widths.append(14)
-        box += _table(headers, widths, rows, ["chapter-summary-table"])
+        box += _table(headers, widths, rows, ["chapter-summary-table", "colwidths-given"])
         if any(v.holm_dependent for v in verdicts):
             box += nodes.paragraph(
                 "",
