@@ -86,8 +86,8 @@ else
 	$(BIN)/pytest -n $(JOBS) --doctest-modules $(addprefix tests/,$(PKGS_$(NB))) \
 	  $(addprefix src/mlgeom/,$(PKGS_$(NB)))
 	$(BIN)/pytest -n $(JOBS) tests/book/test_notebooks.py -k "$(NB)"
-	$(BIN)/pytest -n $(JOBS) tests/test_api_domains.py tests/book/test_registry.py \
-	  tests/book/test_registries_match_records.py
+	$(BIN)/pytest -n $(JOBS) tests/test_api_domains.py tests/test_api_pairs.py \
+	  tests/book/test_registry.py tests/book/test_registries_match_records.py
 endif
 
 nbval: $(STAMP)  ## re-execute the notebooks (NB=name: one) at their stored profile and compare outputs

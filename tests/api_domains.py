@@ -194,6 +194,46 @@ def _registry() -> dict[str, Spec]:
         b=Array(),
         level=Real(0.0, 1.0, low_open=True, high_open=True),
     )
+    reg["mlgeom.random.section_rng"] = fn(
+        Rnd.section_rng, {"seed": 0, "label": "primer-lift"}, seed=Int(0), label=Skip("a label")
+    )
+    reg["mlgeom.stats.corrected_paired_interval"] = fn(
+        St.corrected_paired_interval,
+        {"a": [1.0, 2.0, 4.0], "b": [0.0, 1.0, 1.0], "test_fraction": 0.25, "level": 0.95},
+        a=Array(),
+        b=Array(),
+        test_fraction=Real(0.0, low_open=True),
+        level=Real(0.0, 1.0, low_open=True, high_open=True),
+    )
+    reg["mlgeom.stats.slope_interval"] = fn(
+        St.slope_interval,
+        {
+            "x": [1.0, 2.0, 4.0, 1.0, 2.0, 4.0],
+            "y": [1.0, 2.0, 5.0, 1.5, 2.5, 4.0],
+            "groups": [0, 0, 0, 1, 1, 1],
+            "level": 0.95,
+        },
+        x=Array(),
+        y=Array(),
+        groups=Skip("labels of any type"),
+        level=Real(0.0, 1.0, low_open=True, high_open=True),
+    )
+    reg["mlgeom.stats.local_slopes"] = fn(
+        St.local_slopes, {"x": [1.0, 2.0, 4.0], "y": [1.0, 2.0, 5.0]}, x=Array(), y=Array()
+    )
+    reg["mlgeom.stats.holm"] = fn(
+        St.holm,
+        {"pvalues": [0.01, 0.2], "alpha": 0.05},
+        pvalues=Array(),
+        alpha=Real(0.0, 1.0, low_open=True, high_open=True),
+    )
+    reg["mlgeom.stats.one_sided_p"] = fn(
+        St.one_sided_p,
+        {"interval": St.mean_interval([1.0, 2.0, 4.0]), "low": 0.0, "high": INF},
+        interval=Skip("an Interval"),
+        low=Skip("an end of the admissible set (may be infinite)"),
+        high=Skip("an end of the admissible set (may be infinite)"),
+    )
     reg["mlgeom.stats.SlopeFit.predict"] = method(
         lambda: St.SlopeFit(1.0, 0.0, 0.1),
         "predict",
@@ -867,8 +907,39 @@ def _scope_book() -> dict[str, Spec]:
     import mlgeom.book as B
 
     reg: dict[str, Spec] = {}
-    for rec in ("Baseline", "Bounds", "Claim", "Criterion", "Dataset", "Registry", "RegistryEntry"):
+    for rec in (
+        "Baseline",
+        "Bounds",
+        "Claim",
+        "Criterion",
+        "Dataset",
+        "Registry",
+        "RegistryEntry",
+        "Headline",
+        "HeadlineVerdict",
+        "Provenance",
+    ):
         reg[f"mlgeom.book.{rec}"] = record(getattr(B, rec))
+    reg["mlgeom.book.Provenance.to_json"] = method(lambda: B.Provenance(), "to_json", {})
+    reg["mlgeom.book.claim_p_value"] = fn(
+        B.claim_p_value, {"c": {"judge": "point"}}, c=Skip("a record's claim")
+    )
+    reg["mlgeom.book.headline_verdicts"] = fn(
+        B.headline_verdicts,
+        {"notebook": "geometry_primer"},
+        notebook=Skip("a chapter's notebook stem"),
+        record=Skip("a loaded record"),
+        registry=Skip("a Registry"),
+    )
+    git = Skip("a git checkout (tests/book/test_provenance.py makes one)")
+    reg["mlgeom.book.compute_provenance"] = fn(B.compute_provenance, {}, root=git)
+    reg["mlgeom.book.mixed_commits"] = fn(
+        B.mixed_commits, {}, root=git, since=Skip("an ISO date compared as text")
+    )
+    reg["mlgeom.book.load_provenance"] = fn(
+        B.load_provenance, {}, path=Skip("a path; a missing file gives {}")
+    )
+    reg["mlgeom.book.provenance_path"] = fn(B.provenance_path, {})
     # an exception class: inspect.signature has nothing to check
     reg["mlgeom.book.DataError"] = record(B.DataError)
     reg["mlgeom.book.Baseline.to_json"] = method(
@@ -925,6 +996,9 @@ def _scope_book() -> dict[str, Spec]:
         baseline=Skip("only where the registry names a baseline"),
         baseline_value=Skip("only where the registry names a baseline"),
         baseline_interval=Skip("only where the registry names a baseline"),
+        competitor=Skip("only where the registry names a competitor"),
+        competitor_value=Skip("only where the registry names a competitor"),
+        competitor_interval=Skip("only where the registry names a competitor"),
         note=NAME,
     )
     reg["mlgeom.book.ClaimsRecord.table"] = method(
@@ -1383,7 +1457,7 @@ def _scope_primer(X2: np.ndarray, Y2: np.ndarray) -> dict[str, Spec]:
         d=Int(1),
         steps=Array(),
         n_seeds=Int(1),
-        points=Choice(("ball", "simplex")),
+        points=Choice(("ball", "simplex", "sphere")),
         seed=SEED,
     )
     reg["mlgeom.primer.logistic_objective"] = fn(
@@ -1507,6 +1581,19 @@ PACKAGES = (
     "mlgeom.stats",
     "mlgeom.parallel",
 )
+
+
+#: Pairs of parameters whose disagreement must be refused (``tests/test_api_pairs.py`` fails on
+#: a silent result when one of them is one entry shorter or longer than the other), per callable.
+MUST_AGREE: dict[str, set[tuple[str, str]]] = {
+    "mlgeom.multiscale.SparseVector": {("indices", "values")},
+    "mlgeom.algorithms.perceptron": {("X", "y")},
+    "mlgeom.algorithms.margins": {("X", "y"), ("X", "w")},
+    "mlgeom.metric_nn.conflict_edges": {("D", "y")},
+    "mlgeom.algorithms.max_margin_perceptron": {("X", "y")},
+    "mlgeom.algorithms.kde": {("W", "weights")},
+    "mlgeom.primer.projected_sgd": {("X", "y")},
+}
 
 
 REGISTRY: dict[str, Spec] = {}

@@ -190,6 +190,27 @@ def _birkhoff_streams(reg: dict) -> None:
         noise=Real(0.0, 1.0),
         seed=SEED,
     )
+    reg[P + "random_prototype_stream"] = fn(
+        FY.random_prototype_stream,
+        {
+            "d": 2,
+            "T": 3,
+            "n_prototypes": 2,
+            "dim": 3,
+            "max_cosine": 0.9,
+            "noise": 0.1,
+            "max_tries": 100,
+            "seed": 0,
+        },
+        d=Int(2),
+        T=Int(1),
+        n_prototypes=Int(1),
+        dim=Skip("at least n_prototypes (regression test)"),
+        max_cosine=Real(0.0, 1.0, low_open=True, high_open=True),
+        noise=Real(0.0, 1.0),
+        max_tries=Int(1),
+        seed=SEED,
+    )
 
 
 def _comparator_decoding(reg: dict) -> None:
@@ -411,6 +432,11 @@ def _experiments(reg: dict) -> None:
             "steps": None,
             "uniform": False,
             "noise": 0.0,
+            "geometry": "orthonormal",
+            "dim": None,
+            "max_cosine": 0.5,
+            "horizons": None,
+            "arms": None,
             "seed": 0,
         },
         ds=Array(),
@@ -421,6 +447,11 @@ def _experiments(reg: dict) -> None:
         steps=Skip("names of STEPS or None (regression test)"),
         uniform=FLAG,
         noise=Real(0.0, 1.0),
+        geometry=Choice(("orthonormal", "random")),
+        dim=Skip("None or at least n_prototypes (regression test)"),
+        max_cosine=Real(0.0, 1.0, low_open=True, high_open=True),
+        horizons=Skip("None or ints <= T (regression test)"),
+        arms=Skip("None or (decoding, step) pairs (regression test)"),
         seed=SEED,
     )
     reg[P + "second_half_fractions"] = fn(
@@ -452,11 +483,19 @@ def _experiments(reg: dict) -> None:
     )
     reg[P + "horizon_table"] = fn(
         FY.horizon_table,
-        lambda: {"stream": _mc_stream(), "d": 2, "Ts": [4], "n_seeds": 1, "seed": 0},
+        lambda: {
+            "stream": _mc_stream(),
+            "d": 2,
+            "Ts": [4],
+            "n_seeds": 1,
+            "competitors": (),
+            "seed": 0,
+        },
         stream=STREAM,
         d=Int(2),
         Ts=Array(),
         n_seeds=Int(1),
+        competitors=Skip("a tuple of DECODINGS names (regression test)"),
         seed=SEED,
     )
     reg[P + "lower_bound_table"] = fn(

@@ -76,7 +76,7 @@ def declare(reg: dict) -> None:
     import mlgeom.metric_nn as MN
 
     # ------------------------------------------------------------------ records
-    for rec in ("ConflictPairs", "NNResult", "QCurve", "Task", "TaskResult"):
+    for rec in ("ConflictPairs", "NNResult", "QCurve", "ShrinkScan", "Task", "TaskResult"):
         reg[_P + rec] = record(getattr(MN, rec))
 
     # ------------------------------------------------------------------ spaces
@@ -448,6 +448,18 @@ def declare(reg: dict) -> None:
         delta=_DELTA,
         ddim=_POS,
         seed=SEED,
+    )
+    reg[_P + "limit_threshold"] = fn(
+        MN.limit_threshold,
+        lambda: {"model": _model(search="exhaustive")},
+        model=Skip("a fitted SRMNearestNeighbors"),
+    )
+    reg[_P + "shrink_scan"] = fn(
+        MN.shrink_scan,
+        lambda: {"task": _task(), "factors": [1.0, 0.1], "delta": 0.05},
+        task=Skip("a Task"),
+        factors=Array(),
+        delta=_DELTA,
     )
     reg[_P + "srm_vs_1nn_splits"] = fn(
         MN.srm_vs_1nn_splits,

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from tests.api_domains import FLAG, SEED, Array, Choice, Int, Real, Skip, fn, method, record
+from tests.api_domains import FLAG, SEED, Array, Choice, Int, Real, Skip, fn, method
 
 RNG = Skip("a numpy.random.Generator (drawn from in place)")
 SEEDS = Skip("a list of numpy.random.Generator, one per run (spawned by the caller)")
@@ -95,7 +95,13 @@ def declare(reg: dict) -> None:
     )
 
     # ------------------------------------------------------------ kernel maps
-    reg[pre + "SparseVector"] = record(MS.SparseVector)
+    reg[pre + "SparseVector"] = fn(  # checked since issue 34 (it took any index, any length)
+        MS.SparseVector,
+        {"indices": [0, 2], "values": [1.0, -2.0], "dim": 4},
+        indices=Array(empty=True),
+        values=Array(empty=True),
+        dim=Int(1),
+    )
     reg[pre + "SparseVector.to_dense"] = method(lambda: MS.H_i([0.3, 0.2], 1, 3.0), "to_dense", {})
     reg[pre + "T_map"] = fn(MS.T_map, {"x": q2}, x=Array())
     reg[pre + "Q_map"] = fn(MS.Q_map, {"q": q2}, q=Array())

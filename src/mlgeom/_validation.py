@@ -27,12 +27,22 @@ __all__ = [
     "check_unit_interval",
     "check_int_vector",
     "check_vector_in",
+    "check_not_complex",
 ]
 
 
 def _describe(x: Any) -> str:
     text = repr(x)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_not_complex(x: Any, name: str) -> None:
+    """Raise ``ValueError`` if ``x`` holds complex numbers.
+
+    A cast to float would drop the imaginary part with only numpy's warning.
+    """
+    if np.iscomplexobj(x):
+        raise ValueError(f"{name} must be real; got complex values ({_describe(x)})")
 
 
 def _require(ok: np.ndarray, arr: np.ndarray, name: str, what: str) -> None:
@@ -70,6 +80,7 @@ def check_matrix(
     numpy.ndarray
         The validated array (a copy only when a conversion was needed).
     """
+    check_not_complex(X, name)
     try:
         arr = np.asarray(X, dtype=dtype)
     except (TypeError, ValueError) as exc:
@@ -112,6 +123,7 @@ def check_vector(
     numpy.ndarray
         The validated vector.
     """
+    check_not_complex(x, name)
     try:
         arr = np.asarray(x, dtype=dtype)
     except (TypeError, ValueError) as exc:
@@ -259,6 +271,7 @@ def check_array(x: Any, name: str, *, shape: tuple[int, ...]) -> np.ndarray:
     numpy.ndarray
         The validated float64 array.
     """
+    check_not_complex(x, name)
     try:
         arr = np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -274,6 +287,7 @@ def check_last_axis(x: Any, name: str) -> np.ndarray:
 
     For functions that act row by row on ``(..., d)`` arrays (projections, sorting).
     """
+    check_not_complex(x, name)
     try:
         arr = np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError) as exc:

@@ -473,10 +473,12 @@ def holm(pvalues: Sequence[float] | np.ndarray, alpha: float = 0.05) -> np.ndarr
     >>> holm([0.01, 0.04, 0.03]).tolist()
     [True, False, False]
     """
-    _check_level(alpha)
+    ok = isinstance(alpha, int | float | np.floating) and not isinstance(alpha, bool)
+    if not ok or not 0 < float(alpha) < 1:
+        raise ValueError(f"alpha must be a number in (0, 1); got {alpha!r}")
     p = _as_float(pvalues, "pvalues")
-    if p.ndim != 1 or np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
-        raise ValueError(f"pvalues must be a 1-D sequence in [0, 1]; got {p!r:.80}")
+    if p.ndim != 1 or p.size == 0 or np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+        raise ValueError(f"pvalues must be a non-empty 1-D sequence in [0, 1]; got {p!r:.80}")
     order = np.argsort(p, kind="stable")
     m = p.size
     rejected = np.zeros(m, dtype=bool)

@@ -40,3 +40,18 @@ def test_online_perceptrons_refuse_a_label_outside_their_range():
         m.learn([1.0, 0.0], 3)  # used to raise IndexError from numpy
     assert np.all(p.w == 0) and np.all(m.W == 0)
     assert m.learn([1.0, 0.0], np.int64(2)) is True
+
+
+def test_complex_input_is_refused_not_cast():
+    """perceptron cast complex X to float with only numpy's ComplexWarning (issue 34)."""
+    import warnings
+
+    from mlgeom.algorithms import perceptron
+
+    X = np.array([[1.0 + 1.0j, 0.0], [0.0, 1.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ComplexWarning on the way to the error
+        with pytest.raises(ValueError, match="X must be real; got complex values"):
+            perceptron(X, [1.0, -1.0])
+        with pytest.raises(ValueError, match="y must be real; got complex values"):
+            perceptron(X.real, np.array([1.0, -1.0], dtype=complex))

@@ -1,4 +1,4 @@
-"""The book's own Sphinx extensions: the run-times page and the page-asset fixes."""
+"""The book's own Sphinx extensions: verdict pages, run times, page assets (issue 28)."""
 
 import importlib.util
 import json
@@ -104,46 +104,6 @@ def test_duplicate_inline_scripts_are_dropped_in_place():
     assert scripts == [a, c, d]
 
 
-def test_the_overview_figure_draws_one_bar_segment_per_nonzero_count():
-    import xml.etree.ElementTree as ET
-
-    ext = _load("claims_status")
-    counts = {"results held": 3, "results held, not discriminating": 1, "checks passed": 5}
-    svg = ext._overview_svg([("nb_a", counts), ("nb_b", {"errata confirmed": 2})])
-    root = ET.fromstring(svg)
-    ns = "{http://www.w3.org/2000/svg}"
-    bars = [r for r in root.iter(f"{ns}rect") if r.find(f"{ns}title") is not None]
-    titles = sorted(r.find(f"{ns}title").text for r in bars)
-    assert titles == [
-        "nb_a: 1 held, not discriminating",
-        "nb_a: 3 held",
-        "nb_a: 5 checks passed",
-        "nb_b: 2 errata",
-    ]
-    widths = {r.find(f"{ns}title").text: float(r.get("width")) for r in bars}
-    one = widths["nb_a: 1 held, not discriminating"]
-    assert widths["nb_a: 3 held"] == pytest.approx(3 * one, abs=0.2)  # drawn to 0.1 px
-
-
-@pytest.mark.parametrize(
-    "claim, text",
-    [
-        ({"kind": "result", "holds": True, "discriminating": True}, "✓ holds"),
-        ({"kind": "result", "holds": True, "discriminating": False}, "≈ holds, not discriminating"),
-        ({"kind": "result", "holds": True, "discriminating": None}, "✓ holds (no baseline)"),
-        ({"kind": "result", "holds": False, "discriminating": False}, "✗ does not hold"),
-        ({"kind": "erratum", "holds": False}, "✓ erratum confirmed"),
-        ({"kind": "erratum", "holds": True}, "✗ printed text holds"),
-        ({"kind": "check", "holds": True}, "✓ holds"),
-        ({"kind": "check", "holds": False}, "✗ does not hold"),
-    ],
-)
-def test_the_status_page_names_each_verdict_by_kind(claim, text):
-    ext = _load("claims_status")
-    node = ext._verdict(claim)
-    assert node.astext() == text and "claim-verdict" in node["classes"]
-
-
 def test_status_tables_refuse_mismatched_columns():
     """A table whose widths or rows disagree with its headers is refused with a clear message.
 
@@ -161,23 +121,291 @@ def test_status_tables_refuse_mismatched_columns():
         ext._table(["a", "b"], [1, 1], [[nodes.Text("x")]], ["t"])
 
 
-def test_status_summary_has_one_width_per_column():
-    import ast
-
+@pytest.mark.parametrize(
+    "claim, words, group",
+    [
+        ({"kind": "result", "holds": True, "discriminating": True}, "Holds", "holds"),
+        (
+            {"kind": "result", "holds": True, "baseline": {"name": "u", "holds": True}},
+            "Holds; the strawman passes too",
+            "simpler",
+        ),
+        (
+            {"kind": "result", "holds": True, "competitor": {"name": "m", "holds": True}},
+            "Holds; the simpler method passes too",
+            "simpler",
+        ),
+        ({"kind": "result", "holds": False}, "Does not hold", "fails"),
+        (
+            {"kind": "erratum", "holds": False},
+            "Printed error (re-reading pending)",
+            "erratum",
+        ),
+        (
+            {"kind": "erratum", "holds": False, "outcome": "printed error"},
+            "Printed error",
+            "erratum",
+        ),
+        ({"kind": "erratum", "holds": False, "outcome": "typo"}, "Typo", "erratum"),
+        (
+            {"kind": "erratum", "holds": False, "outcome": "source text ambiguous"},
+            "Source text ambiguous",
+            "erratum",
+        ),
+        ({"kind": "erratum", "holds": True}, "The printed text holds", "fails"),
+        ({"kind": "check", "holds": True}, "Passes", "holds"),
+        ({"kind": "check", "holds": False}, "Fails", "fails"),
+        (
+            {"kind": "check", "holds": False, "caused_by": "x.e"},
+            "Fails because of a printed error",
+            "caused",
+        ),
+        (
+            {"kind": "check", "holds": True, "not_comparable": "shown"},
+            "Shown beside the paper, not judged",
+            "shown",
+        ),
+    ],
+)
+def test_claim_verdicts_are_plain_words_without_house_terms(claim, words, group):
     ext = _load("claims_status")
-    src = (ROOT / "book" / "_ext" / "claims_status.py").read_text()
-    call = next(
-        n
-        for n in ast.walk(ast.parse(src))
-        if isinstance(n, ast.Call)
-        and getattr(n.func, "id", "") == "_table"
-        and any(
-            isinstance(a, ast.List)
-            and len(a.elts)
-            and isinstance(a.elts[0], ast.Constant)
-            and a.elts[0].value == "Notebook"
-            for a in n.args
-        )
+    assert ext.claim_verdict(claim) == (words, group)
+    assert group in dict(ext.CLAIM_GROUPS)
+    assert "discriminat" not in words.lower() and "comparable" not in words.lower()
+
+
+def test_the_chapters_come_in_the_sidebars_order():
+    ext = _load("claims_status")
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    expected = [Path(f).name for f in files if f.startswith("notebooks/")]
+    assert ext.toc_notebooks(ROOT) == expected and len(expected) == 5
+
+
+@pytest.mark.parametrize(
+    "url, shown",
+    [("", False), ("https://github.com/OWNER/REPO", False), ("https://github.com/a/b", True)],
+)
+def test_repository_and_launch_buttons_only_with_a_repository_url(url, shown):
+    from types import SimpleNamespace
+
+    ext = _load("page_assets")
+    options = {
+        "repository_url": url,
+        "launch_buttons": {"binderhub_url": "https://mybinder.org", "colab_url": "c"},
+    }
+    ext.repository_buttons(None, SimpleNamespace(html_theme_options=options))
+    assert options["use_repository_button"] is shown
+    assert options["use_issues_button"] is shown
+    assert bool(options["launch_buttons"].get("binderhub_url")) is shown
+    assert ("OWNER/REPO" in options["repository_url"]) is False
+
+
+def test_the_config_sets_no_placeholder_repository():
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    assert "OWNER/REPO" not in (ROOT / "_config.yml").read_text()
+    html = config.get("html", {})
+    # the buttons follow the URL (book/_ext/page_assets.py); jupyter-book refuses them without
+    assert not html.get("use_repository_button") and not html.get("use_issues_button")
+
+
+# --------------------------------------------------------------- a small book, built in tmp
+
+
+ENTRIES = [
+    {
+        "id": "demo.r.good",
+        "kind": "result",
+        "statement": "The bound $\\sum_t E_t \\le 2$ holds",
+        "criterion": "<= 2",
+        "judge": "interval",
+        "baseline": "uniform guessing",
+        "competitor": "midpoint learner",
+        "section": "demo-first",
+    },
+    {
+        "id": "demo.c.caused",
+        "kind": "check",
+        "statement": "The printed constant gives the bound",
+        "criterion": "<= 1",
+        "caused_by": "demo.e.printed",
+        "section": "demo-first",
+    },
+    {
+        "id": "demo.e.printed",
+        "kind": "erratum",
+        "statement": "The printed constant 1/2 is too small",
+        "criterion": "<= 0.5",
+        "printed": "c = 1/2 suffices",
+        "location": "Appendix B, proof of Lemma 3",
+        "outcome": "printed error",
+        "correction": "c = 1",
+        "survives": "Yes, with a constant twice as large.",
+        "section": "demo-second",
+    },
+    {
+        "id": "demo.e.typo",
+        "kind": "erratum",
+        "statement": "An index letter",
+        "criterion": "<= 0",
+        "printed": "w' for w",
+        "location": "Section 2",
+        "outcome": "typo",
+        "correction": "w",
+        "section": "demo-second",
+    },
+    {
+        "id": "demo.b.ours",
+        "kind": "result",
+        "statement": "Our own ablation holds",
+        "criterion": ">= 0",
+        "scope": "beyond",
+        "no_baseline": "an ablation",
+        "section": "demo-second",
+    },
+]
+HEADLINES = [
+    {"id": "demo.headline.bound", "title": "The bound holds", "claims": ["demo.r.good"]},
+    {"id": "demo.headline.const", "title": "The constant", "claims": ["demo.e.printed"]},
+]
+CHAPTER = """\
+# The demo chapter
+
+```{chapter-summary} demo
+```
+
+(demo-first)=
+## First section with $x^2$
+
+Text.
+
+(demo-second)=
+## Second section
+
+```{rerun-box} demo
+Chapter's own *note*.
+```
+"""
+
+
+def _small_book(tmp_path, headlines):
+    """Build a book of one chapter with a temporary registry and record; return its HTML."""
+    import subprocess
+    import sys
+
+    from mlgeom.book import claims as C
+    from mlgeom.stats import Interval
+    from tests.book.test_claims_machinery import registry
+
+    src = tmp_path / "src"
+    (src / "data" / "claims").mkdir(parents=True)
+    (src / "data" / "results").mkdir(parents=True)
+    reg = registry(tmp_path / "reg", ENTRIES, headlines)
+    (src / "data" / "claims" / "demo.toml").write_text(reg.path.read_text())
+    rec = C.ClaimsRecord("demo", "book", directory=tmp_path / "r", registry=reg)
+    iv = Interval(1.5, 1.2, 1.8, 10, 0.95, "t interval over 10 seeds", 0.07, 9)
+    comp = Interval(1.9, 1.5, 2.3, 10, 0.95, "t interval over 10 seeds", 0.09, 9)
+    rec.measure(
+        "demo.r.good",
+        1.5,
+        interval=iv,
+        scale="n = 10",
+        baseline=3.0,
+        competitor=1.9,
+        competitor_interval=comp,
     )
-    widths = call.args[1]
-    assert len(widths.elts) == len(ext.COUNT_COLUMNS) + 2
+    rec.measure("demo.c.caused", 2.0)
+    rec.measure("demo.e.printed", 1.0)
+    rec.measure("demo.e.typo", 1.0)
+    rec.measure("demo.b.ours", 1.0, scale="n = 1")
+    (src / "data" / "results" / "demo.json").write_text(json.dumps(rec.to_json()))
+    (src / "data" / "results" / "paper").mkdir()
+    paper_run = {**rec.to_json(), "profile": "paper"}
+    paper_run["claims"] = paper_run["claims"][:1]  # a snapshot may lag the registry
+    (src / "data" / "results" / "paper" / "demo.json").write_text(json.dumps(paper_run))
+    (src / "data" / "results" / "run-report.json").write_text(
+        json.dumps({"book": {"demo": _run()}, "paper": {"demo": _run(wall_time_s=4000.0)}})
+    )
+    (src / "_toc.yml").write_text(
+        "format: jb-book\nroot: index\nparts:\n  - chapters:\n      - file: notebooks/demo\n"
+    )
+    (src / "notebooks").mkdir()
+    (src / "notebooks" / "demo.md").write_text(CHAPTER)
+    (src / "book" / "status").mkdir(parents=True)
+    (src / "book" / "status" / "demo.md").write_text("# All\n\n```{claims-table} demo\n```\n")
+    (src / "index.md").write_text(
+        "# Home\n\n```{headline-verdicts}\ndemo: the demo paper\n```\n\n"
+        "```{verdict-definitions}\n```\n\n```{status-overview}\n```\n\n```{errata-list}\n```\n\n"
+        "```{beyond-findings}\n```\n\n```{run-times}\n```\n\n"
+        "```{toctree}\nnotebooks/demo\nbook/status/demo\n```\n"
+    )
+    (src / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'book' / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'claims_status']\n"
+        "myst_enable_extensions = ['dollarmath', 'colon_fence']\n"
+        "html_theme = 'basic'\n"
+    )
+    out = tmp_path / "html"
+    # a process of its own: Sphinx registers its node classes once per process
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(src), str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return {
+        name: (out / f"{name}.html").read_text(encoding="utf-8")
+        for name in ("index", "notebooks/demo", "book/status/demo")
+    }
+
+
+def _visible(html):
+    import re
+
+    html = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r'title="[^"]*"', " ", html)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_a_chapter_without_headline_claims_renders_as_not_yet_registered(tmp_path):
+    pages = _small_book(tmp_path, [])
+    assert "headline claims not yet registered" in pages["index"]
+    assert "Headline claims not yet registered for this chapter" in pages["notebooks/demo"]
+    assert 'class="chapter-summary docutils container"' in pages["notebooks/demo"]
+
+
+def test_the_verdict_pages_from_a_temporary_registry(tmp_path):
+    import re
+
+    pages = _small_book(tmp_path, HEADLINES)
+    index, chapter, status = pages["index"], pages["notebooks/demo"], pages["book/status/demo"]
+    # landing: a verdict per paper, each headline with its verdict, numbers and why
+    assert "verdict-badge verdict-printed-error" in index
+    assert "Reproduced, but a simpler method does as well" in index  # the competitor passes
+    assert "the demo paper" in index and "The bound holds" in index
+    # every verdict word defined once on the page that defines them
+    assert index.count('id="verdict-reproduced"') == 1
+    # the chapter's box: verdict, paper, ours, the competitor's number
+    assert "chapter-summary-table" in chapter and "midpoint learner: 1.9" in chapter
+    # the rerun box: commands, run times and the chapter's own markdown
+    assert "make reproduce NB=demo PROFILE=paper" in re.sub(r"<[^>]+>", "", chapter)
+    assert "PROFILE=paper: 4000 s" in chapter and "<em>note</em>" in chapter
+    # the claims table: grouped by section (maths typeset), ids out of sight, errata quoted
+    assert status.count('class="claims-section"') == 2
+    assert '<span class="math notranslate nohighlight">' in status  # $x^2$ and $\sum_t$
+    assert 'id="claim-demo-r-good"' in status and 'title="demo.r.good"' in status
+    assert "demo.r.good" not in _visible(status)
+    assert "c = 1/2 suffices" in status and "Appendix B, proof of Lemma 3" in status
+    assert "Fails because of a printed error" in status and 'href="#claim-demo-e-printed"' in status
+    assert 'class="claims-filter-select"' in status
+    assert "Paper’s scale" in status or "Paper's scale" in status  # the committed paper run
+    # the status overview counts the check as caused by the erratum, not as a failure
+    assert "1 of 1; 0 failing" not in index and "0 of 1; 0 failing" in index
+    # beyond the papers: the printed error with its correction, the typo apart, our ablation
+    assert "Yes, with a constant twice as large." in index
+    assert 'id="beyond-typo"' in index and "Our own ablation holds" in index
+    for page in pages.values():
+        visible = _visible(page).lower()
+        assert "discriminat" not in visible and "not comparable" not in visible

@@ -431,7 +431,7 @@ def test_load_record_rejects_malformed(tmp_path):
     [
         ({k: v for k, v in _claim("a").items() if k != "kind"}, "'kind' must be one of"),
         (_claim("a", kind="theorem"), "'kind' must be one of"),
-        (_claim("a", judge="median"), "'judge' must be 'point' or 'interval'"),
+        (_claim("a", judge="median"), "'judge' must be one of"),
         ({k: v for k, v in _result("a").items() if k != "baseline"}, "misses 'baseline'"),
         ({k: v for k, v in _result("a").items() if k != "scale"}, "misses 'scale'"),
         (

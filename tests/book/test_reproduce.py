@@ -7,11 +7,14 @@ a cell runs), not of mocks.
 
 import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import nbformat
 import psutil
@@ -113,9 +116,16 @@ def test_failure_after_the_record_was_written_changes_nothing(project, monkeypat
     assert (project / "_build" / "reproduce" / "failed" / "tiny.ipynb").exists()
 
 
-def test_sigterm_stops_the_kernel_and_writes_nothing(project):
-    before = (project / "notebooks" / "tiny.ipynb").read_bytes()
-    env = {**os.environ, "TINY_SLEEP": "60"}
+def _start_tiny_run(project, request):
+    """Start ``python -m mlgeom.book.reproduce --nb tiny`` with a 60 s cell; wait for the kernel.
+
+    The run's temporary directory is a fresh one (short: IPC socket paths are limited to about
+    100 characters), so that what the run leaves there can be listed. Returns
+    ``(process, kernel pid, temporary directory)``.
+    """
+    tmp = Path(tempfile.mkdtemp(prefix="t34-"))
+    request.addfinalizer(lambda: shutil.rmtree(tmp, ignore_errors=True))
+    env = {**os.environ, "TINY_SLEEP": "60", "TMPDIR": str(tmp)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "mlgeom.book.reproduce", "--nb", "tiny"],
         env=env,
@@ -128,16 +138,53 @@ def test_sigterm_stops_the_kernel_and_writes_nothing(project):
     while not pidfile.exists() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert pidfile.exists(), "the kernel never started"
-    kernel = int(pidfile.read_text())
+    time.sleep(0.5)  # the cell is now sleeping
+    return proc, int(pidfile.read_text()), tmp
+
+
+def _gone(pid):
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def _nothing_kept(project, tmp):
+    assert _scratch_left(project) == []
+    assert not (project / "_build" / "reproduce" / "failed").exists(), "a partial notebook kept"
+    assert sorted(p.name for p in tmp.iterdir()) == [], "files left in the temporary directory"
+    assert not (project / "data" / "results" / "tiny.json").exists()
+
+
+def test_sigterm_stops_the_run_within_5_s_and_leaves_nothing(project, request):
+    """Issue 34: SIGTERM took >= 20 s and left sockets, kernel files and a partial notebook."""
+    before = (project / "notebooks" / "tiny.ipynb").read_bytes()
+    proc, kernel, tmp = _start_tiny_run(project, request)
+    family = psutil.Process(proc.pid).children(recursive=True)
+    assert any(p.pid == kernel for p in family)
+    t0 = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
+    took = time.monotonic() - t0
     assert proc.returncode == 130, err
     assert "interrupted" in err
-    gone = not psutil.pid_exists(kernel) or psutil.Process(kernel).status() == "zombie"
-    assert gone, "the kernel outlived the run"
+    print(f"SIGTERM to exit: {took:.2f} s")
+    assert took < 5.0, f"the run took {took:.1f} s to stop"
+    _, alive = psutil.wait_procs(family, timeout=0.5)
+    assert [p for p in alive if not _gone(p.pid)] == [], "the child or the kernel outlived the run"
     assert (project / "notebooks" / "tiny.ipynb").read_bytes() == before
-    assert not (project / "data" / "results" / "tiny.json").exists()
-    assert _scratch_left(project) == []
+    _nothing_kept(project, tmp)
+
+
+def test_a_child_whose_parent_is_killed_stops_its_kernel(project, request):
+    """A killed parent (make gone) must not leave the ``--run-one`` child and its kernel running."""
+    proc, kernel, tmp = _start_tiny_run(project, request)
+    family = psutil.Process(proc.pid).children(recursive=True)
+    proc.kill()
+    proc.communicate(timeout=10)
+    _, alive = psutil.wait_procs(family, timeout=5)
+    assert [p for p in alive if not _gone(p.pid)] == [], "the child or its kernel ran on"
+    assert sorted(p.name for p in tmp.iterdir()) == [], "files left in the temporary directory"
 
 
 @pytest.mark.parametrize("values", [[","], [" "], ["", ","]])

@@ -27,15 +27,34 @@ PAGES = sorted(
     if not SKIP_DIRS.intersection(p.relative_to(SITE).parts)
 )
 NETWORK_SCHEMES = ("http:", "https:", "ws:", "wss:", "ftp:")  # chrome://, data: etc. stay local
+#: The reading path is judged at 1280×800: a "screen" is 800 CSS pixels of page height.
+SCREEN_PX = 800
+MAX_CHAPTER_SCREENS = 30
+HEIGHTS: dict[str, int] = {}  # page -> height in CSS px, filled by test_page_renders_offline
+READER: dict[str, dict] = {}  # page -> READER_FACTS, filled by test_page_renders_offline
 
 WAIT_FOR_MATHJAX = """
+// Wait for the document to finish loading (a large page can still be parsing when the driver
+// hands over) and for MathJax's startup promise, which exists only once the deferred
+// tex-chtml.js has run; up to 50 s in all (the script timeout is 60 s).
 const done = arguments[arguments.length - 1];
-const mj = window.MathJax;
-if (mj && mj.startup && mj.startup.promise) {
-  mj.startup.promise.then(() => done("typeset"), (e) => done("error: " + e));
-} else {
-  done("no mathjax");
-}
+const start = Date.now();
+(function wait() {
+  const mj = window.MathJax;
+  const loaded = document.readyState === "complete";
+  const loading = !!document.querySelector('script[src*="mathjax"]');
+  const math = Array.from(document.querySelectorAll(".math"));
+  if (loaded && mj && mj.startup && mj.startup.promise) {
+    mj.startup.promise.then(() => done("typeset"), (e) => done("error: " + e));
+  } else if (loaded && math.length && math.every((m) => m.querySelector("mjx-container"))) {
+    done("typeset");
+  } else if ((!loaded || loading) && Date.now() - start < 50000) {
+    setTimeout(wait, 100);
+  } else {
+    done(`no mathjax (MathJax: ${typeof mj}, script: ${loading}, ` +
+      `${Date.now() - start} ms, state: ${document.readyState})`);
+  }
+})();
 """
 
 PAGE_FACTS = """
@@ -58,6 +77,7 @@ return {
   outputImagesOutsideFigures: q(".cell_output img").filter((i) => !i.closest("figure"))
     .map((i) => i.src),
   loadMs: nav ? nav.loadEventEnd - nav.startTime : null,
+  height: document.documentElement.scrollHeight,
   overflowing: (() => {
     // a table, figure, code block or output wider than the content column, with no scroll
     // container between it and the column (a reader would see it cut off)
@@ -78,6 +98,34 @@ return {
       .map((el) => `${el.tagName.toLowerCase()}.${el.className || ""} ` +
         `(${Math.round(el.getBoundingClientRect().right)} > ${Math.round(right)} px)`);
   })(),
+};
+"""
+
+
+READER_FACTS = """
+// What a reader sees: visible text outside code and formulas, and what scrolls sideways.
+const art = document.querySelector("article.bd-article") || document.querySelector("main");
+const skip = "pre, code, .math, mjx-container, script, style, .cell_input, .headerlink";
+const parts = [];
+if (art) {
+  const walker = document.createTreeWalker(art, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest(skip) || !el.getClientRects().length) continue;
+    parts.push(n.textContent);
+  }
+}
+const sideways = art ? Array.from(art.querySelectorAll(
+  "table, figure, .cell_output, .output, .pst-scrollable-table-container"))
+  .filter((el) => el.getClientRects().length && el.scrollWidth > el.clientWidth + 2 &&
+    ["auto", "scroll"].includes(getComputedStyle(el).overflowX))
+  .map((el) => `${el.tagName.toLowerCase()}.${(el.className || "").toString().slice(0, 40)} ` +
+    `(${el.scrollWidth} > ${el.clientWidth} px)`) : [];
+return {
+  text: parts.join(" "),
+  bodyText: document.body.innerText,
+  links: Array.from(document.querySelectorAll("a[href]")).map((a) => a.href),
+  sideways: sideways,
 };
 """
 
@@ -137,7 +185,14 @@ def test_page_renders_offline(page, site, browser, load_times):
     requests = _requests(browser)
     console = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     shot = _screenshot(browser, page)
-    load_times[page] = {"load_ms": facts["loadMs"], "ready_ms": round(ready_ms, 1)}
+    load_times[page] = {
+        "load_ms": facts["loadMs"],
+        "ready_ms": round(ready_ms, 1),
+        "height_px": facts["height"],
+        "screens": round(facts["height"] / SCREEN_PX, 1),
+    }
+    HEIGHTS[page] = facts["height"]
+    READER[page] = browser.execute_script(READER_FACTS)
 
     outside = [u for u in requests if u.startswith(NETWORK_SCHEMES) and not u.startswith(site)]
     assert not outside, f"{page} requested outside localhost: {outside[:5]}"
@@ -186,52 +241,6 @@ def _toc_notebooks() -> list[str]:
     return [Path(f).name for f in files if f.startswith("notebooks/")]
 
 
-VERDICTS = {
-    "not comparable": "— not comparable",
-    "results held": "✓ holds",
-    "results held, no baseline": "✓ holds (no baseline)",
-    "checks passed": "✓ holds",
-    "results held, not discriminating": "≈ holds, not discriminating",
-    "errata confirmed": "✓ erratum confirmed",
-    "errata not confirmed": "✗ printed text holds",
-    "results not held": "✗ does not hold",
-    "checks failed": "✗ does not hold",
-}
-
-
-def _expected_verdict(claim: dict) -> str:
-    from mlgeom.book.claims import summarize
-
-    (category,) = [k for k, n in summarize([claim]).items() if n]
-    return VERDICTS[category]
-
-
-def test_status_page_lists_every_claim_with_a_verdict(site, browser):
-    expected = {}
-    for name in _toc_notebooks():
-        record = json.loads((ROOT / "data" / "results" / f"{name}.json").read_text())
-        for claim in record["claims"]:
-            expected[claim["id"]] = _expected_verdict(claim)
-    assert expected, "no claims records for the chapters in _toc.yml"
-    browser.get(f"{site}/book/status.html")
-    rows = browser.execute_script(
-        """
-        return Array.from(document.querySelectorAll("table.claims-status tbody tr")).map((r) => {
-          const id = r.querySelector(".std-ref");
-          const v = r.querySelector(".claim-verdict");
-          return [id ? id.textContent.trim() : null, v ? v.textContent.trim() : ""];
-        });
-        """
-    )
-    ids = [r[0] for r in rows]
-    assert len(rows) == len(expected), f"{len(rows)} rows for {len(expected)} claims"
-    assert sorted(ids) == sorted(expected), set(ids) ^ set(expected)
-    for claim_id, text in rows:
-        assert text == expected[claim_id], (
-            f"{claim_id}: shows {text!r}, record says {expected[claim_id]!r}"
-        )
-
-
 class _Anchors(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
@@ -275,3 +284,219 @@ def test_every_internal_link_resolves():
                     broken.append(f"{page}: {href} -> no anchor #{url.fragment} in {target}")
     assert checked > 100, f"only {checked} internal links found"
     assert not broken, f"{len(broken)} broken internal links:\n" + "\n".join(broken[:20])
+
+
+# ------------------------------------------------------------ the reading path (issue 28)
+
+
+def _headlines_registered(notebook: str) -> bool:
+    import tomllib
+
+    reg = tomllib.loads((ROOT / "data" / "claims" / f"{notebook}.toml").read_text())
+    return bool(reg.get("headline"))
+
+
+def _has_summary_box(notebook: str) -> bool:
+    return "{chapter-summary}" in (ROOT / "notebooks" / f"{notebook}.md").read_text()
+
+
+def _reader(page: str, site, browser) -> dict:
+    """The page's reader facts (from the page test when it ran, else by loading the page)."""
+    if page not in READER:
+        browser.get(f"{site}/{page}")
+        browser.execute_async_script(WAIT_FOR_MATHJAX)
+        READER[page] = browser.execute_script(READER_FACTS)
+        HEIGHTS[page] = browser.execute_script("return document.documentElement.scrollHeight")
+    return READER[page]
+
+
+def _pending(notebook: str, done: bool, why: str):
+    """Mark a chapter's check as expected to fail until its chapter lands the change."""
+    return pytest.param(
+        notebook, marks=() if done else pytest.mark.xfail(strict=False, reason=why), id=notebook
+    )
+
+
+def test_the_landing_page_shows_a_verdict_per_paper_above_the_fold(site, browser):
+    browser.get(f"{site}/book/intro.html")
+    browser.execute_async_script(WAIT_FOR_MATHJAX)
+    rows = browser.execute_script(
+        """
+        return Array.from(document.querySelectorAll(".hv-tally-table tbody tr")).map((r) => {
+          const v = r.querySelector(".verdict-badge, .headlines-pending");
+          const link = r.querySelector("a.reference");
+          return {
+            href: link ? link.getAttribute("href") : "",
+            bottom: v ? v.getBoundingClientRect().bottom + window.scrollY : null,
+            badges: r.querySelectorAll(".verdict-badge").length,
+          };
+        });
+        """
+    )
+    chapters = _toc_notebooks()
+    assert [Path(r["href"]).stem for r in rows] == chapters, "one row per paper, sidebar order"
+    for chapter, row in zip(chapters, rows, strict=True):
+        assert row["bottom"] is not None, f"{chapter}: no verdict on the landing page"
+        assert row["bottom"] <= SCREEN_PX, f"{chapter}: verdict at {row['bottom']:.0f} px"
+
+
+@pytest.mark.parametrize(
+    "notebook",
+    [
+        _pending(nb, _headlines_registered(nb), "the chapter's [[headline]] tables are not in")
+        for nb in _toc_notebooks()
+    ],
+)
+def test_every_paper_has_its_headline_verdicts_on_the_landing_page(notebook, site, browser):
+    browser.get(f"{site}/book/intro.html")
+    n = browser.execute_script(
+        "return document.querySelectorAll(arguments[0]).length",
+        f"#headlines-{notebook.replace('_', '-')} .verdict-badge",
+    )
+    assert n >= 3, f"{notebook}: {n} headline verdicts on the landing page"
+
+
+@pytest.mark.parametrize(
+    "notebook",
+    [
+        _pending(nb, _has_summary_box(nb), "the chapter's restructured first cell is not in")
+        for nb in _toc_notebooks()
+    ],
+)
+def test_each_chapters_first_screen_has_its_verdict_box(notebook, site, browser):
+    browser.get(f"{site}/notebooks/{notebook}.html")
+    top = browser.execute_script(
+        """
+        const box = document.querySelector("article .chapter-summary");
+        return box ? box.getBoundingClientRect().top + window.scrollY : null;
+        """
+    )
+    assert top is not None, f"{notebook}: no verdict box (```{{chapter-summary}}```)"
+    assert top < SCREEN_PX, f"{notebook}: the verdict box starts at {top:.0f} px"
+
+
+#: The chapter pages before their restructuring (issue 28 measured 47-100 screens each).
+OVER_30 = (
+    "hierarchical_classification, fenchel_young_surrogate_regret, lp_multiscale_kernels, "
+    "geometry_primer, max_margin_multiclass_nn"
+)
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason=f"chapters over {MAX_CHAPTER_SCREENS} screens until their restructuring lands: "
+    + OVER_30,
+)
+@pytest.mark.parametrize("notebook", _toc_notebooks())
+def test_a_chapter_page_is_at_most_30_screens(notebook, site, browser):
+    page = f"notebooks/{notebook}.html"
+    _reader(page, site, browser)
+    screens = HEIGHTS[page] / SCREEN_PX
+    assert screens <= MAX_CHAPTER_SCREENS, f"{notebook}: {screens:.1f} screens at 1280×800"
+
+
+#: id-like tokens: three dotted words (not decimals, versions, file names or hosts)
+ID_LIKE = re.compile(r"(?<![\w./-])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){2,}(?![\w/-]|\.\w)")
+NOT_IDS = re.compile(r"\.(json|toml|md|ipynb|py|png|svg|csv|txt|yml|yaml|gz|bz2|zip|dat|html)$")
+URLS = re.compile(r"\b(?:[a-z][a-z0-9+.-]*://|www\.)\S+")
+#: Pages where ids belong (the full claim lists) and the chapters until their restructuring.
+ID_PAGES = ("book/status/", "book/appendix/")
+
+
+def _ids_in(text: str) -> list[str]:
+    text = URLS.sub(" ", text)
+    return sorted({t for t in ID_LIKE.findall(text) if not NOT_IDS.search(t)})
+
+
+def test_the_id_check_can_fail():
+    assert _ids_in("see hier.bench.facets.hsvm-best and lpmk.Mv_feasible.") == [
+        "hier.bench.facets.hsvm-best"
+    ]
+    assert _ids_in("0.25 vs 1.2.3, data/results/x.json, a.tar.gz, e.g. http://a.b.c/d") == []
+    assert _ids_in("fy.theorem43.multilabel-bites fails") == ["fy.theorem43.multilabel-bites"]
+
+
+def _reader_pages() -> list:
+    out = []
+    for page in PAGES:
+        if page.startswith(ID_PAGES) or page in ("genindex.html", "search.html"):
+            continue
+        if page.startswith("notebooks/"):
+            why = "chapter pages show claim ids and wide tables until their restructuring"
+            out.append(pytest.param(page, marks=pytest.mark.xfail(strict=False, reason=why)))
+        else:
+            out.append(page)
+    return out
+
+
+@pytest.mark.parametrize("page", _reader_pages())
+def test_no_internal_ids_or_placeholders_in_what_a_reader_sees(page, site, browser):
+    facts = _reader(page, site, browser)
+    assert "OWNER/REPO" not in facts["bodyText"], f"{page}: shows the OWNER/REPO placeholder"
+    assert not [u for u in facts["links"] if "OWNER/REPO" in u], f"{page}: links to OWNER/REPO"
+    ids = _ids_in(facts["text"])
+    assert not ids, f"{page}: internal ids in reader-visible text: {ids[:8]}"
+
+
+@pytest.mark.parametrize("page", _reader_pages())
+def test_no_table_figure_or_output_scrolls_sideways(page, site, browser):
+    facts = _reader(page, site, browser)
+    assert not facts["sideways"], f"{page}: wider than the column: {facts['sideways'][:5]}"
+
+
+def test_every_claim_is_on_its_chapters_status_page_with_its_verdict(site, browser):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "claims_status", ROOT / "book" / "_ext" / "claims_status.py"
+    )
+    ext = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ext)
+    from docutils.nodes import make_id
+
+    from mlgeom.book.registry import load_registry
+
+    for name in _toc_notebooks():
+        record = json.loads((ROOT / "data" / "results" / f"{name}.json").read_text())
+        registry = load_registry(name, ROOT / "data" / "claims" / f"{name}.toml")
+        for c in record["claims"]:  # the registry's outcome where the record predates it
+            entry = registry.entries.get(c["id"])
+            for key in ("outcome", "caused_by"):
+                if c.get(key) is None and entry is not None:
+                    c[key] = getattr(entry, key)
+        browser.get(f"{site}/book/status/{name}.html")
+        rows = browser.execute_script(
+            """
+            return Array.from(document.querySelectorAll("tr.claim-row")).map((r) => [
+              r.id, (r.querySelector(".claim-verdict") || {}).textContent || "",
+              r.querySelector("abbr.claim-id").getAttribute("title")]);
+            """
+        )
+        expected = {f"claim-{make_id(c['id'])}": c for c in record["claims"]}
+        assert [r[0] for r in rows] != [] and sorted(r[0] for r in rows) == sorted(expected)
+        for row_id, verdict, tooltip in rows:
+            claim = expected[row_id]
+            assert tooltip == claim["id"]
+            assert verdict.strip() == ext.claim_verdict(claim)[0], f"{name}: {claim['id']}"
+
+
+def test_the_status_filter_shows_one_verdict_kind(site, browser):
+    from selenium.webdriver.support.ui import Select
+
+    name = _toc_notebooks()[0]
+    browser.get(f"{site}/book/status/{name}.html")
+    select = Select(browser.find_element("css selector", "select.claims-filter-select"))
+    values = [o.get_attribute("value") for o in select.options]
+    assert values[0] == "all" and len(values) > 2
+    for value in values[1:]:
+        select.select_by_value(value)
+        shown = browser.execute_script(
+            """return Array.from(document.querySelectorAll("tr.claim-row"))
+                 .filter((r) => r.getClientRects().length).map((r) => r.className);"""
+        )
+        assert shown and all(f"claim-group-{value}" in c for c in shown), value
+    select.select_by_value("all")
+    hidden = browser.execute_script(
+        "return document.querySelectorAll('tr.claim-row.claims-hidden').length"
+    )
+    assert hidden == 0

@@ -48,7 +48,7 @@ def _write(tmp_path, text, name="ohsumed.88"):
         (".I 1\n.U\n1\n.T\na\n.T\nb\n", r"ohsumed.88:6: field .T appears twice"),
         (".I 1\n.T\nno id\n", r"ohsumed.88:1: record .I 1 has no .U"),
         (".I x\n.U\n1\n", r"ohsumed.88:1: record ids must be integers"),
-        (".I 1\n.U\n1\n.I 1\n.U\n2\n", r"duplicate record id .I 1"),
+        (".I 1\n.U\n1\n.T\nt\n.P\np\n.I 1\n.U\n2\n.T\nt\n.P\np\n", r"duplicate record id .I 1"),
         (".I\n.U\n1\n", r"ohsumed.88:1: '.I' without a sequence number"),
     ],
 )
@@ -166,7 +166,9 @@ def test_load_ohsumed_full_format_without_checksum(tmp_path):
     with pytest.raises(CorpusFormatError, match=r"ohsumed.90:2: text outside a field"):
         O.load_ohsumed(root=root, manifest=manifest)
     # the same id in two years is a duplicate
-    (root / "ohsumed" / "ohsumed.90").write_text(".I 1\n.U\n5\n")
+    (root / "ohsumed" / "ohsumed.90").write_text(
+        ".I 1\n.U\n5\n.T\nA title.\n.P\nJOURNAL ARTICLE.\n"
+    )
     with pytest.raises(CorpusFormatError, match=r"duplicate record id .I 1"):
         O.load_ohsumed(root=root, manifest=manifest)
     # a MeSH file that is not the pinned copy and not of a MeSH file's shape: one line

@@ -49,7 +49,7 @@ def test_names_index_equality():
 
 
 def test_node_index_errors():
-    with pytest.raises(IndexError, match="node 11 is outside"):
+    with pytest.raises(IndexError, match="node i = 11 is outside"):
         FIG1.children(11)
     with pytest.raises(TypeError, match="integer"):
         FIG1.ancestors(1.0)

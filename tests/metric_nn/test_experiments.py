@@ -114,3 +114,61 @@ def test_srm_vs_1nn_splits_and_k_sweep_seeds():
     assert (per["1-NN risk"] >= per["Bayes risk"] - 1e-12).all()
     summ = E.k_sweep_srm([2, 3], n=40, beta=10.0, D=1, reps=2, seed=0, per_seed=per)
     np.testing.assert_allclose(summ["SRM-NN risk"], per.groupby("k")["SRM-NN risk"].mean())
+
+
+# --- the SRM as printed: its exact minimiser and the factor the bound would have to shrink by
+
+
+def _noisy_plane_task(n: int = 14, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 2))
+    y = (X[:, 0] > 0.5).astype(int)
+    y[:2] = 1 - y[:2]  # two noisy labels
+    Xt = rng.random((20, 2))
+    return E.Task(X, y, Xt, (Xt[:, 0] > 0.5).astype(int), y, "euclidean", "plane")
+
+
+def _exhaustive_argmin(model, c):
+    """Loop reference: the first candidate minimising m~/n + c Δ (index 0 is L -> 0)."""
+    q = model.q_curve()
+    best, best_q = 0, np.inf
+    for j in range(len(q.L)):
+        v = q.m_tilde[j] / model.n_train_ + c * q.delta[j]
+        if v < best_q:
+            best, best_q = j, v
+    return float(q.L[best])
+
+
+def test_limit_threshold_separates_the_limit_from_the_first_useful_L():
+    t = _noisy_plane_task()
+    D = pairwise_distances(t.X_train)
+    model = E.SRMNearestNeighbors("precomputed", ddim=2.0, search="exhaustive").fit(D, t.y_train)
+    c_star, L_star = E.limit_threshold(model)
+    assert 0 < c_star < np.inf and L_star > 0
+    assert _exhaustive_argmin(model, c_star * (1 + 1e-9)) == 0.0  # at or above c*: the limit
+    assert _exhaustive_argmin(model, c_star * (1 - 1e-9)) == L_star  # just below: L*
+    # with c = 1 the model's own exhaustive choice is the limit iff c* <= 1
+    assert (model.L_ == 0.0) == (c_star <= 1.0)
+
+
+def test_limit_threshold_refuses_an_unfitted_model():
+    with pytest.raises(ValueError, match="fitted SRMNearestNeighbors"):
+        E.limit_threshold(E.SRMNearestNeighbors())
+
+
+def test_shrink_scan_at_factor_one_is_the_exhaustive_srm():
+    t = _noisy_plane_task(seed=3)
+    s = E.shrink_scan(t, [1.0, 1e-3])
+    D = pairwise_distances(t.X_train)
+    exh = E.SRMNearestNeighbors("precomputed", search="exhaustive").fit(D, t.y_train)
+    assert s.table["L̃"].iloc[0] == exh.L_
+    Dte = pairwise_distances(t.X_test, t.X_train)
+    assert s.table["test error"].iloc[0] == pytest.approx(np.mean(exh.predict(Dte) != t.y_test))
+    # a smaller factor never chooses a smaller L (the bound's share shrinks)
+    assert s.table["L̃"].iloc[1] >= s.table["L̃"].iloc[0]
+    assert set(s.reference) >= {"majority class", "1-NN", "SRM-NN (binary search)"}
+    again = E.shrink_scan(t, [1.0, 1e-3])
+    pd_eq = s.table.equals(again.table)
+    assert pd_eq and s.threshold == again.threshold
+    with pytest.raises(ValueError, match="factors"):
+        E.shrink_scan(t, [0.0])

@@ -81,6 +81,11 @@ def test_theorem1_k_sweep_against_a_loop():
                 j = min(range(30), key=lambda i: (abs(X[i, 0] - g), i))
                 total += 1.0 - eta[gi, y[j]]
             assert risk == pytest.approx(total / len(G), abs=1e-12)
+        # the majority class: one minus the largest class probability, by the same grid
+        mass = [sum(eta[gi, c] for gi in range(len(G))) / len(G) for c in range(k)]
+        assert rows["majority risk"].iloc[0] == pytest.approx(1 - max(mass), abs=1e-12)
+    # two symmetric main classes share 1 - ε: the majority class errs with probability 1 - 0.45
+    assert df["majority risk"].iloc[0] == pytest.approx(0.55, abs=1e-3)
     again = theorem1_k_sweep([3, 8], n=30, reps=2, seed=5, grid=100)
     assert again.equals(df)
 

@@ -182,3 +182,63 @@ def test_experiment_drivers_validate_up_front():
         MN.index_check(np.where(D > 1, np.nan, D), _X, "euclidean", [0.0])
     with pytest.raises(ValueError, match="etas must lie in"):
         MN.index_check(_X, _X[:2], "euclidean", [-0.5])
+
+
+# ---------------------------------------------------------------- issue 34: arguments that disagree
+def test_matching_cover_refuses_a_float_edge_as_exact_vertex_cover_does():
+    """It truncated [[0, 1.5]] to the edge (0, 1)."""
+    for f in (MN.matching_cover, MN.exact_vertex_cover):
+        with pytest.raises(ValueError, match=r"edges must hold integer .*1.5 at index \(0, 1\)"):
+            f([[0, 1.5]], 3)
+        with pytest.raises(ValueError, match=r"edges must have shape \(n_edges, 2\)"):
+            f([[0, 1, 2]], 3)
+    matching, cover = MN.matching_cover([[0.0, 1.0]], 3)  # integral floats are integers
+    assert matching.tolist() == [[0, 1]] and cover.tolist() == [True, True, False]
+    assert MN.exact_vertex_cover([], 2).tolist() == [False, False]
+
+
+ASYM = np.array([[0.0, 1.0], [2.0, 0.0]])
+
+
+def test_greedy_net_and_conflict_edges_refuse_what_check_distance_matrix_refuses():
+    msg = r"D is not a metric: not symmetric, d\(0, 1\) = 1.0 but d\(1, 0\) = 2.0"
+    with pytest.raises(ValueError, match=msg):
+        MN.check_distance_matrix(ASYM)
+    with pytest.raises(ValueError, match=msg):
+        MN.greedy_net(ASYM, 0.5)
+    with pytest.raises(ValueError, match=msg):
+        MN.conflict_edges(ASYM, [0, 1], 1.0)
+    with pytest.raises(ValueError, match=r"D must be square"):
+        MN.greedy_net(np.zeros((2, 3)), 0.5)
+    sym = np.array([[0.0, 1.0], [1.0, 0.0]])
+    assert MN.greedy_net(sym, 0.5).tolist() == [0, 1]
+    assert MN.conflict_edges(sym, [0, 1], 1.0).tolist() == [[0, 1]]
+
+
+def test_check_distance_matrix_accepts_max_triangle_points_zero():
+    """Its domain said >= 0, but a second check refused 0."""
+    bad_triangle = np.array([[0.0, 1.0, 5.0], [1.0, 0.0, 1.0], [5.0, 1.0, 0.0]])
+    assert MN.check_distance_matrix(bad_triangle, max_triangle_points=0) is not None
+    with pytest.raises(ValueError, match="triangle inequality fails"):
+        MN.check_distance_matrix(bad_triangle)
+
+
+def test_knn_cv_with_k_beyond_the_training_set_votes_over_all_of_it():
+    """ks larger than the training set failed in numpy's broadcasting when chosen: the final
+    vote now clips k to the n training points, as each fold already clipped it to its part."""
+    D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))
+    y = [0, 0, 0, 0, 0, 1]  # a vote over everything predicts 0, which CV then prefers
+    k, pred = MN.knn_cv(D, y, D[:2], 2, ks=[9])
+    assert k == 9 and pred.tolist() == [0, 0]
+    k_all, pred_all = MN.knn_cv(D, y, D[:2], 2, ks=[6])
+    assert pred_all.tolist() == pred.tolist()
+
+
+def test_delta_rad_names_the_arguments_whose_shapes_disagree():
+    """n and k of different lengths raised numpy's broadcast error."""
+    msg = r"n, L, k must be numbers or arrays that broadcast together; got shapes n \(3,\)"
+    with pytest.raises(ValueError, match=msg):
+        MN.delta_rad([100, 200, 300], 1.0, 0.05, [2, 3], 2.0)
+    with pytest.raises(ValueError, match=r"eps, L, k must .* broadcast together"):
+        MN.log_covering_lemma2([0.1, 0.2], [1.0, 2.0, 3.0], 2, 2.0)
+    assert MN.delta_rad([100, 200], 1.0, 0.05, [2, 3], 2.0).shape == (2,)

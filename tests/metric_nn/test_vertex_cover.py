@@ -122,7 +122,9 @@ def test_bad_inputs():
         conflict_edges(D, y, 0.0)
     with pytest.raises(ValueError, match="one label per row"):
         conflict_edges(D, y[:3], 1.0)
-    with pytest.raises(ValueError, match="must index vertices"):
+    with pytest.raises(
+        ValueError, match=r"edges must index vertices 0 … n - 1 = 2 \(n = 3\); got 5"
+    ):
         matching_cover([[0, 5]], 3)
     with pytest.raises(ValueError, match="L must be >= 0; got -1"):
         ConflictPairs.from_distances(D, y).m_tilde(-1.0)

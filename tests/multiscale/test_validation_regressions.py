@@ -296,3 +296,36 @@ def test_sweeps_validate_before_starting_workers():
         sw.late_slope([10, 100], [1.0, float("nan")])
     with pytest.raises(ValueError, match="Ts must lie in"):
         sw.late_slope([0, 100], [1.0, 2.0])
+
+
+# ---------------------------------------------------------------- issue 34: SparseVector
+@pytest.mark.parametrize(
+    "indices, values, dim, match",
+    [
+        ([1, 1], [1.0, 2.0], 3, r"indices must be strictly increasing .* got 1 then 1"),
+        ([2, 1], [1.0, 2.0], 3, r"indices must be strictly increasing .* got 2 then 1"),
+        ([1, 3], [1.0, 2.0], 3, r"indices must be indices in \[0, 2\]; got 3"),
+        ([-1], [1.0], 3, r"indices must be indices in \[0, 2\]; got -1"),
+        ([1], [1.0, 2.0], 3, r"indices and values must have the same length; got 1 .* 2 values"),
+        ([1.5], [1.0], 3, r"indices must hold integer indices"),
+        ([1], [np.nan], 3, r"values must be finite"),
+        ([1], [1.0], 0, r"dim must be an integer >= 1; got 0"),
+    ],
+)
+def test_sparse_vector_refuses_inconsistent_parts(indices, values, dim, match):
+    """SparseVector([1, 1], [1., 2.], 3).to_dense() gave [0, 2, 0]; an index >= dim failed in
+    to_dense with numpy's IndexError."""
+    from mlgeom.multiscale import SparseVector
+
+    with pytest.raises(ValueError, match=match):
+        SparseVector(indices, values, dim)
+
+
+def test_sparse_vector_valid_and_from_h_i_unchanged():
+    from mlgeom.multiscale import H_i, SparseVector
+
+    v = SparseVector([0, 2], [1.0, -2.0], 3)
+    assert v.to_dense().tolist() == [1.0, 0.0, -2.0]
+    h = H_i(np.array([0.3, -0.2]), 2, 2.0)
+    again = SparseVector(h.indices, h.values, h.dim)  # what H_i builds passes the checks
+    np.testing.assert_array_equal(again.to_dense(), h.to_dense())

@@ -160,10 +160,43 @@ def test_frank_wolfe_sweep_shapes():
         primer.frank_wolfe_sweep(5, 3, [1], 1, points="simplex", seed=0)
 
 
+def test_frank_wolfe_sweep_sphere_varies_the_geometry():
+    # unit vectors: every point on the sphere, and two seeds give different errors (the
+    # Householder simplex gives the same errors for every seed)
+    s = primer.frank_wolfe_sweep(30, 30, [1, 3, 7], 3, points="sphere", seed=1)
+    assert s.fw.shape == (3, 3) and np.all(s.support <= np.array([[2], [4], [8]]))
+    assert np.ptp(s.fw[-1]) > 1e-6
+    assert np.all(s.bound_ratio <= 1.0)
+    again = primer.frank_wolfe_sweep(30, 30, [1, 3, 7], 3, points="sphere", seed=1)
+    np.testing.assert_array_equal(s.fw, again.fw)
+    with pytest.raises(ValueError, match="n <= d"):
+        primer.frank_wolfe_sweep(5, 3, [1], 1, points="sphere", seed=0)
+
+
 def test_sgd_sweep_gaps_positive():
-    a, b = primer.sgd_sweep(40, 2, [2, 8], 2, radius=2.0, noise=0.1, seed=0)
-    assert a.shape == b.shape == (2, 2)
-    assert np.all(a > 0) and np.all(b > 0)
+    a, b, c = primer.sgd_sweep(40, 2, [2, 8], 2, radius=2.0, noise=0.1, seed=0)
+    assert a.shape == b.shape == c.shape == (2, 2)
+    assert np.all(a > 0) and np.all(b > 0) and np.all(c > 0)
+
+
+def test_sgd_sweep_competitor_is_the_last_iterate_on_the_same_draws():
+    # loop reference: rebuild seed 0's data and draws, run the decaying step without averaging
+    from mlgeom.primer import coresets
+    from mlgeom.primer.experiments import _uniform_ball
+    from mlgeom.random import spawn
+
+    cps = [3, 9]
+    _, _, last = primer.sgd_sweep(30, 2, cps, 1, radius=2.0, noise=0.1, seed=5)
+    (g,) = spawn(5, 1)
+    X = _uniform_ball(g, 30, 2)
+    w0 = g.standard_normal(2)
+    w0 *= 3.0 / np.linalg.norm(w0)
+    y = np.where(X @ w0 >= 0.0, 1.0, -1.0)
+    y[g.random(30) < 0.1] *= -1.0
+    _, f_star = coresets.logistic_minimum(X, y, 2.0)
+    (g_sgd,) = spawn(g, 1)
+    ref = coresets.projected_sgd(X, y, cps, radius=2.0, average=False, seed=g_sgd)
+    np.testing.assert_allclose(last[:, 0], np.maximum(ref - f_star, 1e-15))
 
 
 def test_priority_k_compare_hand_case():

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_in, check_labels, check_matrix, check_vector
+from mlgeom._validation import check_in, check_labels, check_matrix, check_not_complex, check_vector
 
 __all__ = [
     "zero_one",
@@ -47,6 +47,7 @@ _LN2 = float(np.log(2.0))
 
 def _check_z(z: Any) -> np.ndarray:
     """Return the margins ``z`` as a finite float array of any shape, or raise ``ValueError``."""
+    check_not_complex(z, "z")
     try:
         arr = np.asarray(z, dtype=np.float64)
     except (TypeError, ValueError) as exc:

@@ -7,6 +7,8 @@ module                 what it does
 :mod:`.profiles`       the ``smoke`` / ``book`` / ``paper`` scales (:func:`pick`)
 :mod:`.claims`         claims records: what each notebook measured, judged by its registry
 :mod:`.registry`       the criteria registries, ``data/claims/<notebook>.toml`` (preregistration)
+:mod:`.verdicts`       each paper's headline claims and their verdicts in plain words
+:mod:`.provenance`     when each criterion was registered, relative to its first run (from git)
 :mod:`.tables`         DataFrames shown in Jupyter and glued as captioned book tables
 :mod:`.plotting`       the house style of every figure
 :mod:`.data`           the data manifest, checksums and the one clear error for missing data
@@ -42,8 +44,12 @@ __getattr__, __dir__, __all__ = attach(
             "within_rel",
         ],
         "registry": [
+            "JUDGES",
             "KINDS",
+            "OUTCOMES",
+            "SCOPES",
             "Bounds",
+            "Headline",
             "Registry",
             "RegistryEntry",
             "load_registry",
@@ -61,6 +67,22 @@ __getattr__, __dir__, __all__ = attach(
             "status",
         ],
         "paths": ["project_root", "results_dir"],
+        "verdicts": [
+            "DEFINITIONS",
+            "HOLM_ALPHA",
+            "VERDICTS",
+            "HeadlineVerdict",
+            "claim_p_value",
+            "headline_verdicts",
+        ],
+        "provenance": [
+            "CUTOFF",
+            "Provenance",
+            "compute_provenance",
+            "load_provenance",
+            "mixed_commits",
+            "provenance_path",
+        ],
         "plotting": ["COLORS", "PAPER_STYLE", "figure", "use_style"],
         "profiles": ["PROFILES", "check_profile", "pick"],
         "tables": ["glue_table", "markdown_table"],

@@ -299,7 +299,7 @@ class Claim:
         One sentence on why a claim does not hold or on how it was read.
     kind : {"result", "erratum", "check"}, default="check"
         What the claim is (see :mod:`mlgeom.book.registry`).
-    judge : {"point", "interval"}, default="point"
+    judge : {"point", "interval", "exact"}, default="point"
         Judge ``measured`` (or ``value``) or the whole ``interval``.
     interval : Interval, optional
         The 95% interval of ``measured`` over seeds; required when ``judge="interval"``.
@@ -994,8 +994,8 @@ def _check_contract_fields(p: Path, claim: dict[str, Any]) -> None:
     kind = claim.get("kind")
     if kind not in KINDS:
         raise ValueError(f"{where}: 'kind' must be one of {KINDS}; got {kind!r}")
-    if claim.get("judge", "point") not in ("point", "interval"):
-        raise ValueError(f"{where}: 'judge' must be 'point' or 'interval'")
+    if claim.get("judge", "point") not in JUDGES:
+        raise ValueError(f"{where}: 'judge' must be one of {JUDGES}; got {claim.get('judge')!r}")
     base = claim.get("baseline")
     if kind == "result":
         for key in ("baseline", "discriminating", "scale"):

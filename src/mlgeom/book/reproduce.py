@@ -18,9 +18,15 @@ pass through, so ``MLGEOM_BACKEND=dask make reproduce`` runs the sweeps on Dask.
 Every notebook runs in its own child process (its own process group), which reports the
 kernel's peak resident memory. The child writes the executed notebook and the claims record into
 a scratch folder under ``_build/reproduce/tmp/``; only when the whole run succeeded does the
-parent move both into place (keeping the files' modes). A failed run leaves the committed
-notebook and record untouched (the partial notebook is kept in ``_build/reproduce/failed/``);
-Ctrl-C or SIGTERM stops the child, its kernel and its workers and writes nothing.
+parent move both into place (keeping the files' modes). A failed run (a cell raises) leaves the
+committed notebook and record untouched and keeps the partial notebook in
+``_build/reproduce/failed/`` for inspection. Ctrl-C or SIGTERM stops the run at once: the
+parent forwards SIGTERM to the child, the kernel and the kernel's workers together (SIGKILL to
+any still alive after :data:`STOP_GRACE_S` seconds) and writes and keeps nothing: no notebook,
+no record, no partial notebook. Each child runs with its own temporary folder (``TMPDIR``),
+which holds the kernel's connection file and IPC sockets and the workers' scratch files and is
+removed with the run's scratch folder however the run ends; a child whose parent dies stops
+its kernel and exits on its own.
 
 Wall time and peak memory are printed for every run. They are written to the run report
 ``data/results/run-report.json`` (which the book's Run times page shows) only with
@@ -42,6 +48,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -73,6 +80,12 @@ CPU_PINS = {
 THREAD_PINS = {"OPENBLAS_NUM_THREADS": "1"}
 
 _VOLATILE_CELL_KEYS = ("papermill", "execution")
+
+#: Seconds a stopped run's processes get between SIGTERM and SIGKILL.
+STOP_GRACE_S = 2.0
+
+#: Environment variable naming the run's private temporary folder (set by the parent).
+_RUN_TMP = "MLGEOM_REPRODUCE_TMP"
 
 
 def notebooks(root: Path | None = None) -> list[Path]:
@@ -122,17 +135,61 @@ def _run_one(nb_path: Path, profile: str, out_path: Path) -> None:
     """Child-process body: execute one notebook into ``out_path``; print the peak RSS as JSON.
 
     The claims record goes to ``$MLGEOM_RESULTS`` (a scratch folder set by :func:`run`). On
-    SIGTERM papermill is interrupted, which shuts its kernel down; the parent then removes
-    the scratch folder.
+    SIGTERM, or when the parent process dies, the child forwards SIGTERM at once to the kernel
+    and its workers, kills what is still alive after :data:`STOP_GRACE_S` seconds, removes its
+    private temporary folder and exits with status ``128 + SIGTERM``; the parent removes the
+    scratch folder.
     """
-    # SIGTERM from the parent interrupts papermill like Ctrl-C, which shuts the kernel down
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    previous = signal.signal(signal.SIGTERM, _terminate_child)
+    parent, done = os.getppid(), threading.Event()
+
+    def watch_parent() -> None:  # an orphaned child must not run on (make has exited)
+        while not done.wait(0.5):
+            if os.getppid() != parent:
+                _stop_now()
+
+    if os.name == "posix":
+        threading.Thread(target=watch_parent, name="watch-parent", daemon=True).start()
     try:
         _execute_into(nb_path, profile, out_path)
     finally:
+        done.set()
         signal.signal(signal.SIGTERM, previous)
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     print(json.dumps({"peak_rss_kb": peak_kb}))
+
+
+def _terminate_tree(procs: list, grace_s: float = STOP_GRACE_S) -> None:
+    """Send SIGTERM to every process of ``procs`` at once; SIGKILL those alive after ``grace_s``."""
+    import psutil
+
+    for p in procs:
+        try:
+            p.terminate()
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(procs, timeout=grace_s)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(alive, timeout=grace_s)
+
+
+def _terminate_child(signum: int, frame: object) -> None:
+    """Handle SIGTERM in the child: stop the kernel and its workers, clean up, exit now."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once, even if the parent signals again
+    _stop_now()
+
+
+def _stop_now() -> None:
+    """Stop this process's descendants, remove the run's temporary folder and exit (any thread)."""
+    _terminate_tree(_descendants(os.getpid()))
+    private = os.environ.get(_RUN_TMP)
+    if private:
+        shutil.rmtree(private, ignore_errors=True)
+    os._exit(128 + signal.SIGTERM)
 
 
 def ipc_kernel_manager() -> type:
@@ -155,12 +212,16 @@ def ipc_kernel_manager() -> type:
 
         @default("ip")
         def _default_ip(self) -> str:
-            return str(Path(tempfile.mkdtemp(prefix="mlgeom-kernel-")) / "kernel-ipc")
+            # under `make reproduce`, straight in the run's own folder (removed by the parent
+            # however the run ends; a socket path must stay under about 100 characters)
+            folder = os.environ.get(_RUN_TMP) or tempfile.mkdtemp(prefix="mlgeom-kernel-")
+            return str(Path(folder) / "kernel-ipc")
 
         async def _async_cleanup_resources(self, restart: bool = False) -> None:
             await super()._async_cleanup_resources(restart=restart)
-            if not restart and self.transport == "ipc":
-                shutil.rmtree(Path(self.ip).parent, ignore_errors=True)
+            folder = Path(self.ip).parent
+            if not restart and self.transport == "ipc" and str(folder) != os.environ.get(_RUN_TMP):
+                shutil.rmtree(folder, ignore_errors=True)
 
     return IPCKernelManager
 
@@ -210,29 +271,23 @@ def _descendants(pid: int) -> list:
         return []
 
 
-def _stop(proc: subprocess.Popen, grace_s: float = 20.0) -> None:
-    """Stop the child, its kernel (its own session) and the kernel's workers; wait for them."""
+def _stop(proc: subprocess.Popen, grace_s: float = STOP_GRACE_S) -> None:
+    """Stop the child, its kernel (its own session) and the kernel's workers; wait for them.
+
+    SIGTERM goes to all of them at once (the kernel does not wait for the child to pass it on),
+    SIGKILL to any still alive after ``grace_s`` seconds.
+    """
     import psutil
 
     family = _descendants(proc.pid)
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)  # papermill shuts its kernel down on the way out
     try:
-        proc.wait(timeout=grace_s)
-    except subprocess.TimeoutExpired:
+        family.insert(0, psutil.Process(proc.pid))
+    except psutil.Error:
+        pass
+    _terminate_tree(family, grace_s)
+    if proc.poll() is None:  # not a psutil-visible process any more, or a zombie
         proc.kill()
-        proc.wait()
-    for p in family:
-        try:
-            p.terminate()
-        except psutil.Error:
-            pass
-    _, alive = psutil.wait_procs(family, timeout=5)
-    for p in alive:
-        try:
-            p.kill()
-        except psutil.Error:
-            pass
+    proc.wait()
 
 
 def _keep_mode(new: Path, old: Path) -> None:
@@ -314,14 +369,17 @@ def run(
         a dirty checkout.
     RuntimeError
         If a notebook fails to execute (its error is printed by papermill). Notebooks already
-        finished keep their new outputs; the failed one and its record are left untouched.
+        finished keep their new outputs; the failed one and its record are left untouched, and
+        its partial notebook is kept in ``_build/reproduce/failed/``.
+    ReproduceInterrupted, KeyboardInterrupt
+        On SIGTERM or Ctrl-C: the child, its kernel and the kernel's workers are stopped at
+        once; the notebook being run and its record are left untouched, and nothing of the
+        run is kept (no partial notebook, no scratch or temporary files).
 
     Notes
     -----
     A notebook whose MyST twin (``.md``) was edited after it is first updated from the twin
     (:func:`sync_twin`), so that the run executes the code the contributor wrote.
-    ReproduceInterrupted, KeyboardInterrupt
-        On SIGTERM or Ctrl-C; the notebook being run and its record are left untouched.
     """
     check_profile(profile)
     root = project_root()
@@ -460,7 +518,26 @@ def _expected_seconds(name: str, profile: str) -> float | None:
 
 def _execute(src: Path, profile: str, scratch: Path, root: Path) -> tuple[float, float]:
     """Run one notebook in a child process, printing its progress; return (wall s, peak MB)."""
-    env = {**os.environ, "MLGEOM_RESULTS": str(scratch / "results")}
+    # The child's own temporary folder, short enough for IPC socket paths: the kernel's
+    # connection file and sockets and the workers' files go there, and it goes when the run ends.
+    private = tempfile.mkdtemp(prefix="mlgeom-run-")
+    env = {
+        **os.environ,
+        "MLGEOM_RESULTS": str(scratch / "results"),
+        "TMPDIR": private,
+        "TEMP": private,
+        "TMP": private,
+        _RUN_TMP: private,
+    }
+    try:
+        return _execute_in(src, profile, scratch, root, env)
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
+
+
+def _execute_in(
+    src: Path, profile: str, scratch: Path, root: Path, env: dict[str, str]
+) -> tuple[float, float]:
     expected = _expected_seconds(src.stem, profile)
     if expected:
         print(f"    the last recorded run took {_clock(expected)}", flush=True)
@@ -490,6 +567,8 @@ def _execute(src: Path, profile: str, scratch: Path, root: Path) -> tuple[float,
                 print(line, flush=True)
         stdout = proc.stdout.read() if proc.stdout else ""
     except BaseException:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut this
         _stop(proc)
         raise
     wall = time.perf_counter() - t0

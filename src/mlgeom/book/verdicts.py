@@ -7,7 +7,9 @@ headline is computed, like every verdict, from those claims:
 - **Not testable here** when the registry says why it cannot be tested (``untestable``);
 - **Printed error** when a supporting claim is an erratum of the printed text, confirmed;
 - **Reproduced** when every supporting claim holds, or **Reproduced, but a simpler method does as
-  well** when the natural competitor of some supporting result passes the same criterion;
+  well** when the natural competitor of some supporting result passes the same criterion (as for
+  the strawman, a competitor counts as passing unless its interval fails with confidence: the
+  paper's method is credited with beating it only when it does so with confidence);
 - **Not reproduced** otherwise.
 
 The headline family of a chapter is also judged with Holm's correction over the one-sided
@@ -148,6 +150,27 @@ def _holds(c: Mapping[str, Any]) -> bool:
     return bool(c["holds"])
 
 
+def _straddles(bounds: Any, arm: Mapping[str, Any]) -> bool:
+    """Whether an arm's interval reaches both inside and outside the admissible set.
+
+    A competitor counts as passing unless it fails with confidence (the strawman's rule): the
+    paper's method is credited with beating it only when it does so with confidence.
+    """
+    iv = arm.get("interval")
+    if not isinstance(iv, dict) or not isinstance(bounds, dict) or "equal" in bounds:
+        return False
+    low = -math.inf if bounds.get("low") is None else bounds["low"]
+    high = math.inf if bounds.get("high") is None else bounds["high"]
+    return not (low <= iv["low"] and iv["high"] <= high)
+
+
+def _why_held(c: Mapping[str, Any]) -> str:
+    crit = str(c["criterion"])
+    if crit.startswith("= "):
+        return f"measured {_shown(c)}, as required"
+    return f"measured {_shown(c)}, criterion {crit}"
+
+
 def _why_failed(c: Mapping[str, Any]) -> str:
     note = c.get("note")
     base = f"measured {_shown(c)} against {c['criterion']}"
@@ -182,13 +205,14 @@ def _verdict(h: Headline, claims: list[dict[str, Any]]) -> tuple[str, str, str |
     ]
     if passing:
         c = passing[0]
+        how = "is not shown to fail" if _straddles(c["bounds"], c["competitor"]) else "passes"
         return (
             "Reproduced, but a simpler method does as well",
-            f"{c['competitor']['name']} passes the same criterion ({c['criterion']}) with "
+            f"{c['competitor']['name']} {how} the same criterion ({c['criterion']}): "
             f"{_shown({}, c['competitor'])}",
             comp_text,
         )
-    return "Reproduced", f"{_shown(key)} against {key['criterion']}", comp_text
+    return "Reproduced", _why_held(key), comp_text
 
 
 def headline_verdicts(

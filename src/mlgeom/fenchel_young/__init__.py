@@ -86,6 +86,7 @@ __getattr__, __dir__, __all__ = attach(
             "slope_per_seed",
             "second_half_fractions",
             "STEPS",
+            "GEOMETRIES",
             "step_size",
             "own_step",
             "uniform_mean_output",
@@ -112,6 +113,7 @@ __getattr__, __dir__, __all__ = attach(
             "lower_bound_instance",
             "planted_stream",
             "prototype_stream",
+            "random_prototype_stream",
             "correlated_prototype_stream",
         ],
         "surrogate_regret": [

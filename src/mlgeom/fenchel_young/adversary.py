@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_unit_interval
+from mlgeom._validation import check_not_complex, check_unit_interval
 from mlgeom.fenchel_young._kernels import _adversary_kernel
 from mlgeom.fenchel_young.logistic_ogd import MODES, BatchRecord, _check
 
@@ -88,6 +88,7 @@ def adversarial_ogd_batch(
     [[0, 1, 0, 1]]
     """
     Xa, lab, d, eta = _check(X, labels, d, eta, decoding)
+    check_not_complex(uniforms, "uniforms")
     try:
         arr = np.asarray(uniforms, dtype=np.float64)
     except (TypeError, ValueError) as exc:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from mlgeom._validation import check_matrix, check_positive_int, check_real
+from mlgeom._validation import check_matrix, check_not_complex, check_positive_int, check_real
 
 __all__ = [
     "SinkhornResult",
@@ -148,6 +148,7 @@ def sinkhorn_log(
     RuntimeError
         If the tolerance is not reached.
     """
+    check_not_complex(log_kernel, "log_kernel")
     try:
         L = np.asarray(log_kernel, dtype=np.float64)
     except (TypeError, ValueError) as exc:

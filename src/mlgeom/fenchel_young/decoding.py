@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_in, check_real, check_unit_interval
+from mlgeom._validation import check_in, check_not_complex, check_real, check_unit_interval
 from mlgeom.fenchel_young.losses import Multiclass, Structure, softmax
 
 __all__ = [
@@ -179,6 +179,7 @@ def multiclass_decoding_law(theta: Any, decoding: str = "randomized") -> np.ndar
     Ties in the arg max go to the smallest index. The exact :math:`E_t[1\{\hat y \ne y\}]` is
     one minus the law's entry at the true class.
     """
+    check_not_complex(theta, "theta")
     try:
         th = np.asarray(theta, dtype=np.float64)
     except (TypeError, ValueError) as exc:

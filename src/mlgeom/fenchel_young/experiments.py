@@ -41,6 +41,7 @@ from mlgeom.fenchel_young.streams import (
     correlated_prototype_stream,
     lower_bound_instance,
     prototype_stream,
+    random_prototype_stream,
 )
 from mlgeom.parallel import pmap
 from mlgeom.random import Seed, as_generator, spawn
@@ -58,6 +59,7 @@ __all__ = [
     "slope_per_seed",
     "second_half_fractions",
     "STEPS",
+    "GEOMETRIES",
     "step_size",
     "own_step",
     "uniform_mean_output",
@@ -279,6 +281,9 @@ def appendix_d_table(eps: np.ndarray) -> pd.DataFrame:
 #: The two step sizes of the headline's 2×2 design.
 STEPS = ("theorem_5_1", "gaptron")
 
+#: The prototype geometries of :func:`worst_case_table`.
+GEOMETRIES = ("orthonormal", "random")
+
 
 def step_size(step: str, d: int, C: float = 1.0) -> float:
     r"""Return a named OGD step size for ``d`` classes and input bound ``C``.
@@ -339,6 +344,11 @@ def worst_case_table(
     steps: tuple[str, ...] | None = None,
     uniform: bool = False,
     noise: float = 0.0,
+    geometry: str = "orthonormal",
+    dim: int | None = None,
+    max_cosine: float = 0.5,
+    horizons: tuple[int, ...] | None = None,
+    arms: tuple[tuple[str, str], ...] | None = None,
     seed: Seed = None,
 ) -> pd.DataFrame:
     r"""Run the headline sweep: worst-case surrogate regret per unit :math:`\|U\|_F^2` against d.
@@ -352,13 +362,33 @@ def worst_case_table(
     step names (:data:`STEPS`) runs every decoding with every step (the 2×2 design that
     changes one factor at a time). ``uniform=True`` adds the uniform guesser
     (:math:`\sum_t E_t = T(1 - 1/d)`, ``decoding = "uniform"``, ``step = "none"``) on the
-    same streams. Columns: ``d, seed, decoding, step, sum_E, mistakes, c_star``.
+    same streams. ``arms``, a tuple of ``(decoding, step)`` pairs, replaces the product of
+    ``decodings`` and ``steps`` (each decoding draws its uniforms once, in the order of its
+    first appearance, and shares them across its steps). Every arm of one call runs on the
+    same streams (one call per design: a second call with the same
+    ``numpy.random.Generator`` draws new streams, because spawning advances it).
+
+    ``geometry="orthonormal"`` uses :func:`~mlgeom.fenchel_young.streams.prototype_stream`
+    (a seed only relabels the prototypes and reorders the visits); ``geometry="random"`` uses
+    :func:`~mlgeom.fenchel_young.streams.random_prototype_stream` with ``dim`` (default
+    ``2 * n_prototypes``) and ``max_cosine``, so that each seed draws a new geometry.
+    ``horizons`` (default ``(T,)``) gives :math:`c^*` on prefixes of the same runs (to see
+    whether it has stabilised). Columns: ``d, seed, decoding, step, T, sum_E, mistakes,
+    c_star``.
     """
     check_int_vector(ds, "ds", minimum=2)
-    check_positive_int(T, "T")
-    check_positive_int(n_prototypes, "n_prototypes")
+    T = check_positive_int(T, "T")
+    m = check_positive_int(n_prototypes, "n_prototypes")
     check_positive_int(n_seeds, "n_seeds")
     check_real(noise, "noise", low=0.0, high=1.0)
+    check_in(geometry, "geometry", GEOMETRIES)
+    p = 2 * m if dim is None else check_positive_int(dim, "dim", minimum=m)
+    rho = check_real(
+        max_cosine, "max_cosine", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False
+    )
+    hs = (T,) if horizons is None else tuple(check_int_vector(horizons, "horizons", minimum=1))
+    if max(hs) > T:
+        raise ValueError(f"horizons must be <= T={T}; got {max(hs)}")
     if isinstance(decodings, str) or not decodings:
         raise ValueError(f"decodings must be a non-empty tuple of names; got {decodings!r}")
     for dec in decodings:
@@ -368,8 +398,21 @@ def worst_case_table(
             raise ValueError(f"steps must be a non-empty tuple of names; got {steps!r}")
         for st in steps:
             check_in(st, "steps", STEPS)
+    if arms is None:
+        arm_list = tuple(
+            (dec, st) for dec in decodings for st in ((own_step(dec),) if steps is None else steps)
+        )
+    else:
+        if isinstance(arms, str) or not arms:
+            raise ValueError(f"arms must be a non-empty tuple of (decoding, step); got {arms!r}")
+        for a in arms:
+            if not isinstance(a, tuple) or len(a) != 2:
+                raise ValueError(f"each arm must be a (decoding, step) pair; got {a!r}")
+            check_in(a[0], "arms decoding", sr.DECODINGS)
+            check_in(a[1], "arms step", STEPS)
+        arm_list = tuple(arms)
     tasks = [
-        (d, g, T, n_prototypes, n_seeds, tuple(decodings), steps, uniform, noise)
+        (d, g, T, n_prototypes, n_seeds, arm_list, uniform, noise, (geometry, p, rho), hs)
         for d, g in zip(ds, spawn(seed, len(ds)), strict=True)
     ]
     per_d = pmap(_worst_case_rows, tasks, desc="Theorem 5.1: worst case against d")
@@ -378,46 +421,79 @@ def worst_case_table(
 
 def _worst_case_rows(task: tuple) -> list[dict[str, Any]]:
     """One ``d`` of :func:`worst_case_table`: its streams, every arm, every seed."""
-    d, g, T, n_prototypes, n_seeds, decodings, steps, uniform, noise = task
+    from threadpoolctl import threadpool_limits
+
+    # small fits: one BLAS thread, so that the numbers do not depend on the caller's threads
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _worst_case_rows_1(task)
+
+
+def _worst_case_rows_1(task: tuple) -> list[dict[str, Any]]:
+    """Body of :func:`_worst_case_rows`, under a one-thread BLAS limit."""
+    d, g, T, n_prototypes, n_seeds, arm_list, uniform, noise, geo, hs = task
+    geometry, dim, max_cosine = geo
     gs = spawn(g, n_seeds + 1)
-    streams = [
-        prototype_stream(d, T, n_prototypes=n_prototypes, noise=noise, seed=h) for h in gs[:n_seeds]
-    ]
+    if geometry == "orthonormal":
+        streams = [
+            prototype_stream(d, T, n_prototypes=n_prototypes, noise=noise, seed=h)
+            for h in gs[:n_seeds]
+        ]
+    else:
+        streams = [
+            random_prototype_stream(
+                d,
+                T,
+                n_prototypes=n_prototypes,
+                dim=dim,
+                max_cosine=max_cosine,
+                noise=noise,
+                seed=h,
+            )
+            for h in gs[:n_seeds]
+        ]
     s = Multiclass(d)
     rows = []
-    # the decodings' uniforms do not depend on the step size: arms differ in one factor only
-    for dec, h in zip(decodings, spawn(gs[-1], len(decodings)), strict=True):
-        for step in (own_step(dec),) if steps is None else steps:
-            rec = multiclass_runs(streams, d, dec, seed=h, step=step)
-            for k, st in enumerate(streams):
-                E = float(rec.expected_loss[k].sum())
-                c = cmp.worst_case_constant(s, st, E, loss_scale=LOG2E)
-                rows.append(
-                    {
-                        "d": d,
-                        "seed": k,
-                        "decoding": dec,
-                        "step": step,
-                        "sum_E": E,
-                        "mistakes": float(rec.target_loss[k].sum()),
-                        "c_star": c,
-                    }
-                )
-    if uniform:
-        E = T * (1.0 - 1.0 / d)
-        for k, st in enumerate(streams):
-            c = cmp.worst_case_constant(s, st, E, loss_scale=LOG2E, hi=1e7)
+
+    def add(k, st, dec, step, E, mistakes, hi=1e4):
+        for h in hs:
+            c = cmp.worst_case_constant(s, st.head(h), float(E[h - 1]), loss_scale=LOG2E, hi=hi)
             rows.append(
                 {
                     "d": d,
                     "seed": k,
-                    "decoding": "uniform",
-                    "step": "none",
-                    "sum_E": E,
-                    "mistakes": E,
+                    "decoding": dec,
+                    "step": step,
+                    "T": h,
+                    "sum_E": float(E[h - 1]),
+                    "mistakes": float(mistakes[h - 1]),
                     "c_star": c,
                 }
             )
+
+    # the decodings' uniforms do not depend on the step size: arms differ in one factor only
+    decodings = tuple(dict.fromkeys(dec for dec, _ in arm_list))
+    for dec, h in zip(decodings, spawn(gs[-1], len(decodings)), strict=True):
+        for step in (st for dd, st in arm_list if dd == dec):
+            if geometry == "orthonormal":  # one pool for every seed: one batch
+                rec = multiclass_runs(streams, d, dec, seed=h, step=step)
+                E_all, L_all = rec.expected_loss, rec.target_loss
+            else:  # a pool per seed: the same uniforms as the batch would draw, per stream
+                unif = np.stack([u.random((T, 2)) for u in spawn(h, len(streams))])
+                eta = step_size(step, d)
+                recs = [
+                    logistic_ogd_batch(
+                        st.X, st.labels, st.order[None], unif[k : k + 1], d=d, eta=eta, decoding=dec
+                    )
+                    for k, st in enumerate(streams)
+                ]
+                E_all = np.concatenate([r.expected_loss for r in recs])
+                L_all = np.concatenate([r.target_loss for r in recs])
+            for k, st in enumerate(streams):
+                add(k, st, dec, step, np.cumsum(E_all[k]), np.cumsum(L_all[k]))
+    if uniform:
+        E_u = (1.0 - 1.0 / d) * np.arange(1, T + 1)
+        for k, st in enumerate(streams):
+            add(k, st, "uniform", "none", E_u, E_u, hi=1e7)
     return rows
 
 
@@ -670,36 +746,57 @@ def slope_table(table: pd.DataFrame, x: str, y: str, by: str) -> pd.DataFrame:
 
 
 def horizon_table(
-    stream: Stream, d: int, Ts: list[int], n_seeds: int, *, seed: Seed = None
+    stream: Stream,
+    d: int,
+    Ts: list[int],
+    n_seeds: int,
+    *,
+    competitors: tuple[str, ...] = (),
+    seed: Seed = None,
 ) -> pd.DataFrame:
     r"""Theorem 5.1 at every horizon: slack :math:`\min_U\{\sum S_t(U) + c\|U\|^2\} - \sum E_t`.
 
     ``stream`` is cut at each ``T`` in ``Ts``; one run per seed on the full stream gives all
     prefixes. ``slack >= 0`` means the bound holds for every comparator :math:`U` at that ``T``.
+    Each decoding named in ``competitors`` (``"deterministic"``, ``"gaptron"``) also runs on
+    the same stream with Theorem 5.1's step, under the same bound: columns
+    ``sum_E_<decoding>`` and ``slack_<decoding>``. In full information :math:`E_t` does not
+    depend on the decoding's draws, so the competitors' numbers do not depend on ``seed``.
     """
     check_positive_int(d, "d", minimum=2)
     check_int_vector(Ts, "Ts", minimum=1, maximum=stream.T)
     check_positive_int(n_seeds, "n_seeds")
+    if isinstance(competitors, str):
+        raise ValueError(f"competitors must be a tuple of decoding names; got {competitors!r}")
+    for dec in competitors:
+        check_in(dec, "competitors", sr.DECODINGS)
     s = Multiclass(d)
     c51 = sr.bound_theorem_5_1(stream.C, 1.0)
     rec = multiclass_runs([stream] * n_seeds, d, "randomized", seed=seed, C=stream.C)
+    comp = {
+        dec: multiclass_runs([stream], d, dec, C=stream.C, step="theorem_5_1", seed=0)
+        for dec in competitors
+    }
     fits = pmap(_ridge_at_horizon, [(s, stream, T, c51) for T in Ts], desc="Theorem 5.1: horizons")
     rows = []
     for T, (total_loss, norm) in zip(Ts, fits, strict=True):
         opt = total_loss + c51 * norm**2
         for k in range(n_seeds):
             E = float(rec.expected_loss[k, :T].sum())
-            rows.append(
-                {
-                    "T": T,
-                    "seed": k,
-                    "sum_E": E,
-                    "min_bound": opt,
-                    "slack": opt - E,
-                    "U_norm": norm,
-                    "sum_S_U": total_loss,
-                }
-            )
+            row = {
+                "T": T,
+                "seed": k,
+                "sum_E": E,
+                "min_bound": opt,
+                "slack": opt - E,
+                "U_norm": norm,
+                "sum_S_U": total_loss,
+            }
+            for dec, r in comp.items():
+                E_c = float(r.expected_loss[0, :T].sum())
+                row[f"sum_E_{dec}"] = E_c
+                row[f"slack_{dec}"] = opt - E_c
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -715,10 +812,13 @@ def lower_bound_table(
 ) -> pd.DataFrame:
     r"""Theorem 5.2's instance: our regret against :math:`U'` beside the bounds.
 
-    Columns: ``regret`` (:math:`\sum E_t - \sum S_t(U')`, Theorem 5.1's learner),
-    ``first_M`` (its part over the first ``M`` rounds), ``exact_lb`` (what *every* algorithm pays
-    in expectation: :math:`(M+1)(1 - 1/d) - \sum_t S_t(U')`), ``upper`` (Theorem 5.1's bound
-    with :math:`U'`) and ``B2`` (:math:`\|U'\|_F^2`).
+    Columns: ``regret`` (:math:`\sum E_t - \sum S_t(U')`, Theorem 5.1's learner;
+    ``regret_deterministic`` and ``regret_gaptron``: deterministic and Gaptron-style decoding
+    with the same step on the same instance, the natural competitors),
+    ``first_M`` (its part over the first ``M`` rounds), ``block_E`` (its expected 0-1 loss
+    summed over rounds ``M+1..T``, the fresh round ``M+1`` included), ``exact_lb`` (what
+    *every* algorithm pays in expectation: :math:`(M+1)(1 - 1/d) - \sum_t S_t(U')`),
+    ``upper`` (Theorem 5.1's bound with :math:`U'`) and ``B2`` (:math:`\|U'\|_F^2`).
     """
     check_int_vector(ds, "ds", minimum=2)
     Ms_ = check_int_vector(Ms, "Ms", minimum=1)
@@ -741,7 +841,14 @@ def _lower_bound_row(task: tuple) -> dict[str, Any]:
     rec = multiclass_runs([st], d, "randomized", seed=hh)
     E = rec.expected_loss[0]
     S_U = LOG2E * s.loss(st.X[st.order] @ st.U.T, st.Y[st.order])
+    # the competitors: E_t is exact and does not depend on the draws (full information)
+    E_c = {
+        dec: multiclass_runs([st], d, dec, seed=0, step="theorem_5_1").expected_loss[0]
+        for dec in ("deterministic", "gaptron")
+    }
     return {
+        "regret_deterministic": float(E_c["deterministic"].sum() - S_U.sum()),
+        "regret_gaptron": float(E_c["gaptron"].sum() - S_U.sum()),
         "d": d,
         "M": M,
         "seed": k,
@@ -750,6 +857,7 @@ def _lower_bound_row(task: tuple) -> dict[str, Any]:
         "first_M": float(E[:M].sum() - S_U[:M].sum()),
         "exact_lb": float((M + 1) * (1 - 1 / d) - S_U.sum()),
         "repeated_mean_E": float(E[M + 1 :].mean()),
+        "block_E": float(E[M:].sum()),  # rounds M+1..T together (the fresh round M+1 included)
         "upper": sr.bound_theorem_5_1(1.0, B**2),
         "B2_over_ln2d": B**2 / np.log(d) ** 2,
     }
@@ -1075,7 +1183,7 @@ def plot_appendix_d(table: pd.DataFrame):
     )
     ax.set_xlabel(r"$\varepsilon$")
     ax.set_ylabel(r"$\frac{\lambda\nu}{\gamma}\,E[L]/S_\Omega$")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     return fig
 
 
@@ -1101,7 +1209,7 @@ def plot_d_scaling(table: pd.DataFrame, bound_ours: float):
         dec = key[0] if isinstance(key, tuple) else key
         step = key[1] if isinstance(key, tuple) and len(key) > 1 else None
         ls = "--" if step == "gaptron" and multi else "-"
-        label = f"{dec}, {step} step" if multi else dec
+        label = _DECODING_WORDS[dec] + (f", {_STEP_WORDS[step]}" if multi else "")
         agg = grp.groupby("d")["c_star"].agg(["mean", "min", "max"])
         ax.loglog(agg.index, agg["mean"], "o", ls=ls, color=colors[dec], label=label)
         ax.fill_between(agg.index, agg["min"], agg["max"], color=colors[dec], alpha=0.15)
@@ -1118,8 +1226,17 @@ def plot_d_scaling(table: pd.DataFrame, bound_ours: float):
     ax.minorticks_off()
     ax.set_xlabel("number of classes $d$")
     ax.set_ylabel(r"$c^* = \sup_U R_T(U)/\|U\|_F^2$")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     return fig
+
+
+#: Legend words for the decodings and step sizes (issue 28: legends in words).
+_DECODING_WORDS = {
+    "randomized": "randomized decoding",
+    "gaptron": "Gaptron-style decoding",
+    "deterministic": "deterministic decoding",
+}
+_STEP_WORDS = {"theorem_5_1": "Theorem 5.1's step", "gaptron": "Gaptron's step"}
 
 
 def plot_lower_bound(table: pd.DataFrame):
@@ -1145,7 +1262,7 @@ def plot_lower_bound(table: pd.DataFrame):
     )
     ax.set_xlabel(r"$B^2 = \|U'\|_F^2$")
     ax.set_ylabel("surrogate regret against $U'$")
-    ax.legend(fontsize=7, ncols=2)
+    ax.legend(fontsize=9, ncols=2)
     return fig
 
 
@@ -1162,5 +1279,5 @@ def plot_cumulative(curves: dict[str, np.ndarray], ylabel: str):
         ax.fill_between(t, c.min(0), c.max(0), color=col, alpha=0.2)
     ax.set_xlabel("round $t$")
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     return fig

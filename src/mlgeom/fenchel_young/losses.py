@@ -45,6 +45,7 @@ import numpy as np
 
 from mlgeom._validation import (
     check_last_axis,
+    check_not_complex,
     check_positive_int,
     check_real,
     check_unit_interval,
@@ -72,6 +73,7 @@ def logsumexp(theta: np.ndarray, axis: int = -1) -> np.ndarray:
 
 
 def _check_scores(theta: Any, name: str, axis: int) -> np.ndarray:
+    check_not_complex(theta, name)
     try:
         arr = np.asarray(theta, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -134,6 +136,7 @@ def smooth_hinge(margin: np.ndarray) -> np.ndarray:
     beyond (the quadratically smoothed hinge scaled to upper-bound the 0-1 loss, as used by
     Van der Hoeven 2020). Not a Fenchel–Young loss of the kind Algorithm 1 needs (footnote 9).
     """
+    check_not_complex(margin, "margin")
     try:
         m = np.asarray(margin, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -170,6 +173,7 @@ class Structure:
     # -- validation -------------------------------------------------------------------
     def check_theta(self, theta: Any, name: str = "theta") -> np.ndarray:
         """Return ``theta`` as a finite float array whose last axis has length ``d``."""
+        check_not_complex(theta, name)
         try:
             arr = np.asarray(theta, dtype=np.float64)
         except (TypeError, ValueError) as exc:

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from mlgeom._validation import check_last_axis, check_positive_int, check_real
+from mlgeom._validation import check_last_axis, check_not_complex, check_positive_int, check_real
 from mlgeom.fenchel_young.birkhoff import birkhoff_von_neumann
 from mlgeom.fenchel_young.losses import _SparseMAP01, isotonic_decreasing
 from mlgeom.random import Seed, as_generator
@@ -115,6 +115,7 @@ def permutahedron_decomposition(y: Any, *, tol: float = 1e-10) -> tuple[np.ndarr
         The vertices, shape ``(k, d)``.
     """
     tol = check_real(tol, "tol", low=0.0, low_inclusive=False)
+    check_not_complex(y, "y")
     try:
         arr = np.asarray(y, dtype=np.float64)
     except (TypeError, ValueError) as exc:

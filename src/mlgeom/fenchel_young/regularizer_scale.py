@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from mlgeom._validation import check_array
+from mlgeom._validation import check_array, check_not_complex
 from mlgeom.fenchel_young import comparator as cmp
 from mlgeom.fenchel_young import surrogate_regret as sr
 from mlgeom.fenchel_young.experiments import uniform_expected_losses
@@ -131,6 +131,7 @@ def scale_table(
             f"streams and comparators must be non-empty and of equal length; "
             f"got {len(streams)} and {len(comparators)}"
         )
+    check_not_complex(strengths, "strengths")
     try:
         grid = np.asarray(strengths, dtype=np.float64)
     except (TypeError, ValueError) as exc:

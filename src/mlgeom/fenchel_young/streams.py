@@ -14,6 +14,9 @@ Generators
   any :class:`~mlgeom.fenchel_young.losses.Structure`.
 * :func:`prototype_stream` — multiclass: ``m`` orthonormal prototypes, each with a random
   class, revisited in random order; optional label noise per round.
+* :func:`random_prototype_stream` — multiclass over ``m`` prototypes drawn at random on the
+  unit sphere, at a controlled largest pairwise :math:`|\cos|` (a minimum separation), so
+  that each seed draws a new geometry, not only a relabelling of fixed prototypes.
 * :func:`correlated_prototype_stream` — multiclass over a pool of noisy copies of ``m``
   prototypes with pairwise cosine :math:`\rho` (not orthogonal, so the problem does not split
   into one example per class), with label noise per round (non-separable).
@@ -38,6 +41,7 @@ __all__ = [
     "Stream",
     "planted_stream",
     "prototype_stream",
+    "random_prototype_stream",
     "correlated_prototype_stream",
     "lower_bound_instance",
     "digits_stream",
@@ -195,6 +199,102 @@ def prototype_stream(
     U = np.zeros((d, m))
     U[classes, np.arange(m)] = 1.0
     return Stream(X, Y, j * d + lab, labels, U)
+
+
+def random_prototype_stream(
+    d: int,
+    T: int,
+    *,
+    n_prototypes: int,
+    dim: int,
+    max_cosine: float,
+    noise: float = 0.0,
+    max_tries: int = 10_000,
+    seed: Seed = None,
+) -> Stream:
+    r"""Multiclass stream over ``m`` random prototypes at a controlled minimum separation.
+
+    The instance family of the headline's :math:`d`-scaling whose seeds vary the geometry
+    (Theorem 5.1 and Gaptron's bound hold for every stream with :math:`\|x_t\|_2 \le C = 1`).
+    The prototypes :math:`v_1, \dots, v_m` are drawn uniformly on the unit sphere of
+    :math:`\mathbb R^p` (``p = dim``) and redrawn, all together, until the largest pairwise
+    :math:`|\langle v_i, v_j\rangle|` is at most :math:`\rho` = ``max_cosine``: every two
+    prototypes are then at Euclidean distance at least :math:`\sqrt{2(1-\rho)}` (the
+    controlled minimum margin), and for :math:`m \le p` they are linearly independent with
+    probability one, so every labelling is realisable by a linear :math:`U`. Prototype
+    :math:`j` has a class :math:`c_j` uniform in :math:`[d]`; each round reveals a uniformly
+    random prototype with its class, replaced by a uniformly random class with probability
+    ``noise``, as in :func:`prototype_stream` (which is the case of orthonormal prototypes).
+
+    Parameters
+    ----------
+    d : int
+        Number of classes, at least 2.
+    T : int
+        Number of rounds.
+    n_prototypes : int
+        Number of prototypes :math:`m \ge 1`.
+    dim : int
+        Dimension :math:`p \ge m` of the inputs.
+    max_cosine : float
+        Largest allowed :math:`|\cos|` between two prototypes, in (0, 1).
+    noise : float, default=0.0
+        Probability in [0, 1] that a round shows a uniformly random class.
+    max_tries : int, default=10000
+        Largest number of joint redraws before giving up.
+    seed : int or numpy.random.Generator
+        Randomness (the prototypes, then the classes, then the rounds).
+
+    Returns
+    -------
+    Stream
+        The pool holds every (prototype, class) pair (row ``j * d + k``: prototype ``j`` with
+        class ``k``); ``U`` is the planted :math:`\sum_j e_{c_j} v_j^\top`.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of its domain, or no draw meets ``max_cosine`` within
+        ``max_tries`` redraws.
+
+    Examples
+    --------
+    >>> st = random_prototype_stream(3, 5, n_prototypes=2, dim=4, max_cosine=0.5, seed=0)
+    >>> st.X.shape, st.T
+    ((6, 4), 5)
+    >>> bool(abs(st.X[0] @ st.X[3]) <= 0.5)
+    True
+    """
+    d = check_positive_int(d, "d", minimum=2)
+    T = check_positive_int(T, "T")
+    m = check_positive_int(n_prototypes, "n_prototypes")
+    p = check_positive_int(dim, "dim", minimum=m)
+    rho = check_real(
+        max_cosine, "max_cosine", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False
+    )
+    eps = check_real(noise, "noise", low=0.0, high=1.0)
+    tries = check_positive_int(max_tries, "max_tries")
+    rng = as_generator(seed)
+    off = ~np.eye(m, dtype=bool)
+    for _ in range(tries):
+        V = _sphere(rng, m, p)
+        if m == 1 or np.abs((V @ V.T)[off]).max() <= rho:
+            break
+    else:
+        raise ValueError(
+            f"no {m} prototypes in R^{p} with largest |cosine| <= max_cosine={rho} in "
+            f"{tries} draws: raise max_cosine or dim"
+        )
+    classes = rng.integers(d, size=m)
+    j = rng.integers(m, size=T)
+    lab = classes[j].copy()
+    flip = rng.random(T) < eps
+    lab[flip] = rng.integers(d, size=int(flip.sum()))
+    X = np.repeat(V, d, axis=0)  # row j*d + k: prototype j
+    labels = np.tile(np.arange(d), m)
+    U = np.zeros((d, p))
+    np.add.at(U, classes, V)
+    return Stream(X, np.eye(d)[labels], j * d + lab, labels, U)
 
 
 def correlated_prototype_stream(

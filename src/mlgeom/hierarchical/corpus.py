@@ -66,8 +66,11 @@ class HierarchicalCorpus:
     Raises
     ------
     ValueError
-        On inconsistent shapes, rows that are not unit norm, entries of ``V`` other than 0/1,
-        or a multilabel that does not respect the taxonomy (naming the first offending row).
+        On a sparse matrix whose index arrays are inconsistent (a column index outside its
+        shape, a decreasing or mis-sized ``indptr``: checked before any product, which would
+        read out of bounds), inconsistent shapes, rows that are not unit norm, entries of ``V``
+        other than 0/1, or a multilabel that does not respect the taxonomy (naming the first
+        offending row).
     """
 
     X: sp.csr_matrix
@@ -79,8 +82,8 @@ class HierarchicalCorpus:
 
     def __post_init__(self) -> None:
         check_taxonomy(self.taxonomy)
-        X = sp.csr_matrix(self.X, dtype=np.float64)
-        V = sp.csr_matrix(self.V, dtype=np.int8)
+        X = _checked_csr(self.X, "X", np.float64)
+        V = _checked_csr(self.V, "V", np.int8)
         ids = np.asarray(self.doc_ids, dtype=np.int64).reshape(-1)
         n = X.shape[0]
         if V.shape != (n, self.taxonomy.n_nodes):
@@ -141,6 +144,38 @@ class HierarchicalCorpus:
             f"HierarchicalCorpus({self.name!r}, n_docs={self.n_docs}, "
             f"n_features={self.n_features}, n_classes={self.taxonomy.n_nodes})"
         )
+
+
+def _checked_csr(M: Any, name: str, dtype: type) -> sp.csr_matrix:
+    """``M`` as a CSR matrix of ``dtype`` whose index arrays are in bounds and consistent.
+
+    scipy builds a CSR matrix from ``(data, indices, indptr)`` without checking that the
+    column indices fit its shape; a product with such a matrix reads (and writes) out of
+    bounds, which can crash the interpreter. This is the full check, once, at the boundary.
+    """
+    if sp.issparse(M):
+        csr = M.tocsr()
+        indptr, indices = np.asarray(csr.indptr), np.asarray(csr.indices)
+        n, d = csr.shape
+        problem = None
+        if indptr.ndim != 1 or indptr.size != n + 1:
+            problem = f"indptr has {indptr.size} entries for {n} rows (needs {n + 1})"
+        elif indptr[0] != 0 or np.any(np.diff(indptr) < 0):
+            problem = "indptr does not start at 0 and increase"
+        elif indptr[-1] > min(indices.size, csr.data.size):
+            problem = f"indptr ends at {int(indptr[-1])} but only {indices.size} indices are stored"
+        elif indices[: indptr[-1]].size and (
+            indices[: indptr[-1]].min() < 0 or indices[: indptr[-1]].max() >= d
+        ):
+            bad = indices[: indptr[-1]]
+            col = int(bad.min() if bad.min() < 0 else bad.max())
+            problem = f"column index {col} is outside 0 … {d - 1}"
+        if problem is not None:
+            raise ValueError(f"{name} is not a valid {n} x {d} CSR matrix: {problem}")
+    try:
+        return sp.csr_matrix(M, dtype=dtype)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a 2-D numeric (sparse) matrix; got {exc}") from None
 
 
 def _respects(V: sp.csr_matrix, taxonomy: Taxonomy) -> np.ndarray:

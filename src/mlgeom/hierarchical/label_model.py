@@ -44,7 +44,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from mlgeom._frozen import freeze_arrays
-from mlgeom._validation import check_multilabels, check_positive_int
+from mlgeom._validation import check_multilabels, check_not_complex, check_positive_int
 from mlgeom.hierarchical.losses import _check_costs
 from mlgeom.hierarchical.taxonomy import Taxonomy, check_taxonomy
 from mlgeom.random import Seed, as_generator
@@ -76,6 +76,7 @@ def _check_instances(X: Any, d: int, name: str = "X") -> np.ndarray | sp.csr_mat
             raise ValueError(f"{name} must be finite")
         norms = np.sqrt(np.asarray(Xc.multiply(Xc).sum(axis=1)).ravel())
     else:
+        check_not_complex(X, name)
         try:
             Xc = np.asarray(X, dtype=float)
         except (TypeError, ValueError) as exc:
@@ -122,6 +123,7 @@ class HierarchicalLabelModel:
 
     def __init__(self, taxonomy: Taxonomy, U: Any) -> None:
         check_taxonomy(taxonomy)
+        check_not_complex(U, "U")
         try:
             Ua = np.array(U, dtype=float)
         except (TypeError, ValueError) as exc:
@@ -309,6 +311,7 @@ def log_det_term(S: Any) -> float:
     """
     if sp.issparse(S):
         S = S.toarray()
+    check_not_complex(S, "S")
     try:
         A = np.asarray(S, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -327,6 +330,7 @@ def log_det_term(S: Any) -> float:
 
 def eq7_log_term(expected_Q: Any, d: int) -> np.ndarray:
     r"""Eq. (7): :math:`d \log(1 + \mathbb E Q(i, T)/d)`, elementwise."""
+    check_not_complex(expected_Q, "expected_Q")
     try:
         q = np.asarray(expected_Q, dtype=float)
     except (TypeError, ValueError) as exc:

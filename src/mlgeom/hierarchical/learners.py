@@ -119,7 +119,7 @@ import scipy.sparse as sp
 from numba import types
 from numba.typed import List
 
-from mlgeom._validation import check_in, check_positive_int
+from mlgeom._validation import check_in, check_not_complex, check_positive_int
 from mlgeom.hierarchical.taxonomy import Taxonomy
 
 __all__ = [
@@ -505,6 +505,7 @@ def _canonical_csr(X: Any, n_features: int | None, name: str) -> sp.csr_matrix:
             raise ValueError(f"{name} must be 2-D; got a sparse array of shape {X.shape}")
         M = sp.csr_matrix(X, dtype=np.float64, copy=True)
     else:
+        check_not_complex(X, name)
         try:
             arr = np.asarray(X, dtype=np.float64)
         except (TypeError, ValueError) as exc:

@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mlgeom._validation import check_multilabels, check_real
+from mlgeom._validation import check_multilabels, check_not_complex, check_real
 from mlgeom.hierarchical.taxonomy import Taxonomy, check_taxonomy
 
 __all__ = [
@@ -87,6 +87,7 @@ def _pair(Yhat: Any, V: Any, taxonomy: Taxonomy | None) -> tuple[np.ndarray, np.
 def _check_costs(costs: Any, n_nodes: int) -> np.ndarray:
     if costs is None:
         return np.ones(n_nodes)
+    check_not_complex(costs, "costs")
     try:
         c = np.asarray(costs, dtype=float)
     except (TypeError, ValueError) as exc:

@@ -76,6 +76,9 @@ QUALITY_OF_HEALTH_CARE_NAME = "Quality of Health Care"
 _MESH_SUBTREE_POSITIONS = (100, 400)
 _TREE_NUMBER = re.compile(r"[A-Z]\d\d(\.\d{3})*")
 _FIELDS = (".I", ".U", ".S", ".M", ".T", ".P", ".W", ".A")
+#: Fields every record has (all 348,566 have a title; .W and .A are optional): a record
+#: without them is a file cut mid-record.
+_REQUIRED = (".T", ".P")
 _SOURCES = (
     "OHSUMED (Hersh et al. 1994): the TREC-9 filtering track files ohsumed.87-91, "
     "distributed by OHSU/NIST (originally medir.ohsu.edu/pub/ohsumed) under NLM's condition "
@@ -157,7 +160,9 @@ def parse_records(lines: Iterable[str], *, source: str = "<string>") -> Iterator
     ------
     CorpusFormatError
         On text outside a field, an unknown marker, a field given twice in a record, a missing
-        ``.U``, or a non-integer id (naming ``source`` and the line number).
+        ``.U``, a non-integer id, a field marker with no text, or a record without its title
+        (``.T``) or publication type (``.P``): what a file cut mid-record leaves (naming
+        ``source`` and the line number).
     """
     rec: dict[str, list[str]] | None = None
     start = 0
@@ -174,6 +179,19 @@ def parse_records(lines: Iterable[str], *, source: str = "<string>") -> Iterator
                 f"{source}:{line}: record ids must be integers; got .I {r['.I'][0]!r}, "
                 f".U {' '.join(r['.U'])!r}"
             ) from None
+        empty = [k for k in _FIELDS if k in r and not r[k]]
+        if empty:
+            raise CorpusFormatError(
+                f"{source}:{line}: field {empty[0]} of record .I {r['.I'][0]} is empty "
+                "(a file cut mid-record?)"
+            )
+        absent = [k for k in _REQUIRED if k not in r]
+        if absent:
+            raise CorpusFormatError(
+                f"{source}:{line}: record .I {r['.I'][0]} has no {' or '.join(absent)} field: "
+                "every OHSUMED record has a title (.T) and ends with its publication type (.P), "
+                "abstract (.W) or authors (.A) (a file cut mid-record?)"
+            )
 
         def get(k: str) -> str:
             return " ".join(s.strip() for s in r.get(k, [])).strip()

@@ -270,7 +270,9 @@ def read_hierarchy(path: str | os.PathLike) -> tuple[Taxonomy, dict[str, str]]:
     Raises
     ------
     CorpusFormatError
-        On a line that is neither format, or an invalid forest (naming the file and line).
+        On a line that is neither format, an invalid forest (naming the file and line), or a
+        forest that is not RCV1-v2's: 103 topics in the 4 trees CCAT, ECAT, GCAT and MCAT (a
+        truncated copy).
     """
     p = Path(path)
     with _open(p) as fh:
@@ -278,9 +280,10 @@ def read_hierarchy(path: str | os.PathLike) -> tuple[Taxonomy, dict[str, str]]:
     first = next((s for s in text if s.strip()), "")
     if not first.lstrip().startswith("parent:"):
         try:
-            return Taxonomy.from_edge_file(p, virtual_root="Root"), {}
+            G = Taxonomy.from_edge_file(p, virtual_root="Root")
         except TaxonomyError as exc:
             raise CorpusFormatError(str(exc)) from None
+        return _check_rcv1_forest(G, p), {}
     edges, names = [], {}
     for lineno, line in enumerate(text, 1):
         if not line.strip():
@@ -297,9 +300,22 @@ def read_hierarchy(path: str | os.PathLike) -> tuple[Taxonomy, dict[str, str]]:
         edges.append((parent, child))
         names[child] = desc
     try:
-        return Taxonomy.from_edges(edges, virtual_root="Root"), names
+        G = Taxonomy.from_edges(edges, virtual_root="Root")
     except TaxonomyError as exc:
         raise CorpusFormatError(f"{p}: {exc}") from None
+    return _check_rcv1_forest(G, p), names
+
+
+def _check_rcv1_forest(G: Taxonomy, path: Path) -> Taxonomy:
+    from mlgeom.hierarchical.shipped import RCV1_N_TOPICS, RCV1_ROOTS
+
+    roots = sorted(G.names[r] for r in G.roots)
+    if G.n_nodes != RCV1_N_TOPICS or tuple(roots) != RCV1_ROOTS:
+        raise CorpusFormatError(
+            f"{path}: {G.n_nodes} topics in the trees {roots}; RCV1-v2 has {RCV1_N_TOPICS} "
+            f"topics in the 4 trees {list(RCV1_ROOTS)} (a truncated or different file?)"
+        )
+    return G
 
 
 # ---------------------------------------------------------------------- corpus

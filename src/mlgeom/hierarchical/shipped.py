@@ -38,6 +38,7 @@ import os
 import re
 import sys
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
@@ -105,9 +106,36 @@ def _verified() -> Path:
     return require(DATASET, root=_shipped_root()) / FOLDER
 
 
-def _read_csv(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh))
+_REBUILD = "rebuild it with `python -m mlgeom.hierarchical.shipped build` or restore it from git"
+
+
+def _read_csv(path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
+    """Rows of a shipped CSV file with the header ``columns``; a damaged file is a DataError."""
+    try:
+        with path.open(encoding="utf-8", newline="") as fh:
+            reader = csv.DictReader(fh)
+            rows = list(reader)
+            header = tuple(reader.fieldnames or ())
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise DataError(f"{path} is not a UTF-8 CSV file ({exc}); {_REBUILD}") from None
+    if header != columns:
+        raise DataError(f"{path} has the header {list(header)}, not {list(columns)}; {_REBUILD}")
+    for line, row in enumerate(rows, 2):
+        if None in row or any(row[c] is None for c in columns) or not row[columns[0]]:
+            raise DataError(
+                f"{path}, line {line}: expected {len(columns)} fields ({', '.join(columns)}) "
+                f"with a non-empty {columns[0]}; {_REBUILD}"
+            )
+    if not rows:
+        raise DataError(f"{path} has no rows; {_REBUILD}")
+    return rows
+
+
+def _taxonomy_from_rows(rows: list[dict[str, str]], key: str, path: Path) -> Taxonomy:
+    try:
+        return Taxonomy.from_parent_map({r[key]: (r["parent"] or None) for r in rows})
+    except ValueError as exc:  # TaxonomyError: a parent missing from the file, a cycle
+        raise DataError(f"{path} is not a valid taxonomy: {exc}; {_REBUILD}") from None
 
 
 def rcv1_taxonomy() -> Taxonomy:
@@ -118,26 +146,91 @@ def rcv1_taxonomy() -> Taxonomy:
     Raises
     ------
     mlgeom.book.data.DataError
-        If a shipped file is missing or fails its checksum.
+        If a shipped file is missing, fails its checksum, is not a UTF-8 CSV file of the
+        expected columns, or does not hold 103 topics in the 4 trees CCAT, ECAT, GCAT, MCAT.
     """
-    rows = _read_csv(_verified() / FILES["taxonomy"])
-    return Taxonomy.from_parent_map({r["code"]: (r["parent"] or None) for r in rows})
+    path = _verified() / FILES["taxonomy"]
+    G = _taxonomy_from_rows(_read_csv(path, _RCV1_COLUMNS), "code", path)
+    roots = sorted(G.names[r] for r in G.roots)
+    if G.n_nodes != RCV1_N_TOPICS or tuple(roots) != RCV1_ROOTS:
+        raise DataError(
+            f"{path} has {G.n_nodes} topics in the trees {roots}; RCV1-v2 has "
+            f"{RCV1_N_TOPICS} topics in the 4 trees {list(RCV1_ROOTS)}; {_REBUILD}"
+        )
+    return G
+
+
+#: RCV1-v2's topic forest (Lewis et al. 2004): 103 topics in 4 trees.
+RCV1_N_TOPICS = 103
+RCV1_ROOTS = ("CCAT", "ECAT", "GCAT", "MCAT")
+_RCV1_COLUMNS = ("code", "parent", "depth", "name")
+_OHSUMED_COLUMNS = ("descriptor", "tree_number", "parent", "depth")
+#: The arrays of a shipped corpus file (see :func:`_corpus_arrays`).
+_NPZ_KEYS = ("X_data", "X_indices", "X_indptr", "n_features", "V_indices", "V_indptr", "doc_ids")
 
 
 def rcv1_topic_names() -> dict[str, str]:
     """``{code: description}`` for the 103 RCV1-v2 topics (e.g. ``'C15': 'PERFORMANCE'``)."""
-    return {r["code"]: r["name"] for r in _read_csv(_verified() / FILES["taxonomy"])}
+    rows = _read_csv(_verified() / FILES["taxonomy"], _RCV1_COLUMNS)
+    return {r["code"]: r["name"] for r in rows}
 
 
 def _load_npz(path: Path) -> dict[str, np.ndarray]:
-    with np.load(path, allow_pickle=False) as z:
-        return {k: z[k] for k in z.files}
+    """Read the arrays of a shipped corpus file; a damaged or incomplete file is a DataError."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as exc:
+        raise DataError(f"{path} is not a readable .npz file ({exc}); {_REBUILD}") from None
+    missing = [k for k in _NPZ_KEYS if k not in arrays]
+    if missing:
+        raise DataError(f"{path} misses the arrays {missing}; {_REBUILD}")
+    return arrays
+
+
+def _check_csr_arrays(
+    path: Path, what: str, indices: np.ndarray, indptr: np.ndarray, n_cols: int, n: int
+) -> None:
+    """Check the index arrays of one CSR matrix of a shipped file: consistent, in bounds."""
+    if indices.ndim != 1 or indptr.ndim != 1 or indptr.size != n + 1:
+        raise DataError(f"{path}: the {what} index arrays have the wrong shapes; {_REBUILD}")
+    if not (np.issubdtype(indices.dtype, np.integer) and np.issubdtype(indptr.dtype, np.integer)):
+        raise DataError(f"{path}: the {what} index arrays are not integers; {_REBUILD}")
+    if indptr[0] != 0 or np.any(np.diff(indptr) < 0) or indptr[-1] != indices.size:
+        raise DataError(
+            f"{path}: the {what} row pointers do not run from 0 to {indices.size}; {_REBUILD}"
+        )
+    if indices.size and (indices.min() < 0 or indices.max() >= n_cols):
+        col = int(indices.max() if indices.max() >= n_cols else indices.min())
+        raise DataError(
+            f"{path}: the {what} refer to column {col}, outside 0 … {n_cols - 1} "
+            f"({n_cols} columns; this file or its taxonomy truncated, or from another build?); "
+            f"{_REBUILD}"
+        )
 
 
 def _corpus_from_npz(
-    arrays: dict[str, np.ndarray], taxonomy: Taxonomy, name: str, provenance: str
+    arrays: dict[str, np.ndarray],
+    taxonomy: Taxonomy,
+    name: str,
+    provenance: str,
+    path: Path = Path("<arrays>"),
 ) -> HierarchicalCorpus:
+    """Build a corpus from the arrays of a shipped file, checked before scipy sees them."""
     n = arrays["X_indptr"].size - 1
+    n_features = arrays["n_features"]
+    if n_features.shape != () or not np.issubdtype(n_features.dtype, np.integer):
+        raise DataError(f"{path}: n_features is not one integer; {_REBUILD}")
+    if arrays["X_data"].shape != arrays["X_indices"].shape or not np.all(
+        np.isfinite(arrays["X_data"])
+    ):
+        raise DataError(f"{path}: the vectors' values are missing or not finite; {_REBUILD}")
+    _check_csr_arrays(path, "vectors", arrays["X_indices"], arrays["X_indptr"], int(n_features), n)
+    _check_csr_arrays(path, "labels", arrays["V_indices"], arrays["V_indptr"], taxonomy.n_nodes, n)
+    if arrays["doc_ids"].shape != (n,):
+        raise DataError(
+            f"{path}: {arrays['doc_ids'].size} document ids for {n} documents; {_REBUILD}"
+        )
     X = sp.csr_matrix(
         (
             arrays["X_data"].astype(np.float64),
@@ -155,7 +248,12 @@ def _corpus_from_npz(
         shape=(n, taxonomy.n_nodes),
     )
     # stored in float32: re-normalise in float64 (deterministic)
-    return HierarchicalCorpus(normalize_rows(X), V, taxonomy, name, arrays["doc_ids"], provenance)
+    try:
+        return HierarchicalCorpus(
+            normalize_rows(X), V, taxonomy, name, arrays["doc_ids"], provenance
+        )
+    except ValueError as exc:  # e.g. labels that do not respect the taxonomy
+        raise DataError(f"{path}: {exc}; {_REBUILD}") from None
 
 
 _C = TypeVar("_C")
@@ -214,17 +312,21 @@ def load_rcv1_sample() -> HierarchicalCorpus:
     Raises
     ------
     mlgeom.book.data.DataError
-        If a shipped file is missing or fails its checksum.
+        If a shipped file is missing, fails its checksum, or does not hold what it promises
+        (a readable archive of a sparse corpus whose indices fit the taxonomy, a 103-topic
+        taxonomy in 4 trees): a bad rebuild leaves a file whose checksum the manifest was
+        updated to.
     """
-    arrays = _load_npz(_verified() / FILES["rcv1"])
+    path = _verified() / FILES["rcv1"]
+    arrays = _load_npz(path)
     return _corpus_from_npz(
-        arrays, rcv1_taxonomy(), "real RCV1 sample (2,316 documents)", RCV1_PROVENANCE
+        arrays, rcv1_taxonomy(), "real RCV1 sample (2,316 documents)", RCV1_PROVENANCE, path
     )
 
 
 def _ohsumed_taxonomy() -> Taxonomy:
-    rows = _read_csv(_verified() / FILES["ohsumed_taxonomy"])
-    return Taxonomy.from_parent_map({r["descriptor"]: (r["parent"] or None) for r in rows})
+    path = _verified() / FILES["ohsumed_taxonomy"]
+    return _taxonomy_from_rows(_read_csv(path, _OHSUMED_COLUMNS), "descriptor", path)
 
 
 def load_ohsumed_sample() -> HierarchicalCorpus:
@@ -238,15 +340,19 @@ def load_ohsumed_sample() -> HierarchicalCorpus:
     Raises
     ------
     mlgeom.book.data.DataError
-        If a shipped file is missing or fails its checksum.
+        If a shipped file is missing, fails its checksum, or does not hold what it promises
+        (a UTF-8 CSV taxonomy, a readable archive of a sparse corpus whose label indices fit
+        that taxonomy): a bad rebuild leaves a file whose checksum the manifest was updated to.
     """
-    arrays = _load_npz(_verified() / FILES["ohsumed"])
+    path = _verified() / FILES["ohsumed"]
+    arrays = _load_npz(path)
     n = arrays["X_indptr"].size - 1
     return _corpus_from_npz(
         arrays,
         _ohsumed_taxonomy(),
         f"real OHSUMED sample, N05.715 part ({n} documents)",
         OHSUMED_PROVENANCE,
+        path,
     )
 
 

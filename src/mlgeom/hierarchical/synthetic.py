@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from mlgeom._frozen import freeze_arrays
-from mlgeom._validation import check_positive_int, check_real
+from mlgeom._validation import check_not_complex, check_positive_int, check_real
 from mlgeom.hierarchical.corpus import HierarchicalCorpus, _respects, label_statistics
 from mlgeom.hierarchical.taxonomy import Taxonomy, check_taxonomy
 from mlgeom.hierarchical.text_vectors import normalize_rows
@@ -245,6 +245,7 @@ class SyntheticDesign:
 
 
 def _as_floats(x: Any, name: str) -> np.ndarray:
+    check_not_complex(x, name)
     try:
         return np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError) as exc:

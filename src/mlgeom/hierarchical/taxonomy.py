@@ -71,8 +71,18 @@ class Taxonomy:
     """
 
     def __init__(self, parents: Sequence[int], names: Sequence[str] | None = None) -> None:
+        raw = np.asarray(parents)
+        if raw.dtype.kind == "f" and raw.size:  # 0.7 is not the parent 0
+            frac = ~np.isfinite(raw) | (raw != np.round(raw))
+            if np.any(frac):
+                i = int(np.flatnonzero(frac.reshape(-1))[0])
+                raise TaxonomyError(
+                    f"parents must be integers; got {raw.reshape(-1)[i]} for node {i}"
+                )
+        elif raw.dtype.kind not in "iuf":
+            raise TaxonomyError(f"parents must be a sequence of integers; got {parents!r:.60}")
         try:
-            par = np.asarray(parents, dtype=np.int64).reshape(-1)
+            par = np.asarray(raw, dtype=np.int64).reshape(-1)
         except (TypeError, ValueError) as exc:
             raise TaxonomyError(f"parents must be a sequence of integers; got {parents!r}") from exc
         n = par.size
@@ -362,9 +372,9 @@ class Taxonomy:
 
     def _check_node(self, i: Any) -> int:
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-            raise TypeError(f"node must be an integer index; got {i!r}")
+            raise TypeError(f"i (a node) must be an integer index; got {i!r}")
         if not 0 <= int(i) < self.n_nodes:
-            raise _NodeIndexError(f"node {int(i)} is outside 0 … {self.n_nodes - 1}")
+            raise _NodeIndexError(f"node i = {int(i)} is outside 0 … {self.n_nodes - 1}")
         return int(i)
 
     # ------------------------------------------------------------------ multilabels

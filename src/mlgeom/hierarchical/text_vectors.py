@@ -36,6 +36,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -100,6 +101,29 @@ class TfIdf:
     nonempty: np.ndarray
 
 
+def _token_lists(documents: Any) -> list[Sequence[str]]:
+    """``documents`` as a list of token sequences, or a ``TypeError`` naming the bad one."""
+    try:
+        docs = list(documents)
+    except TypeError:
+        raise TypeError(
+            f"documents must be a sequence of token lists; got {documents!r:.60}"
+        ) from None
+    for k, doc in enumerate(docs):
+        ok = not isinstance(doc, str | bytes)
+        if ok and not isinstance(doc, list | tuple):
+            try:
+                docs[k] = doc = list(doc)  # an iterator is read once, here
+            except TypeError:
+                ok = False
+        if not ok or not all(isinstance(t, str) for t in doc):
+            raise TypeError(
+                f"documents[{k}] must be a sequence of str tokens (tokenize the text first); "
+                f"got {doc!r:.60}"
+            )
+    return docs
+
+
 def log_tf_idf(
     documents: Sequence[Sequence[str]],
     *,
@@ -132,7 +156,17 @@ def log_tf_idf(
     True
     """
     min_count = check_positive_int(min_count, "min_count")
+    if isinstance(documents, str | bytes):
+        raise TypeError(
+            f"documents must be a sequence of token lists (e.g. [tokenize(text)]), not one "
+            f"string; got {documents!r:.60}"
+        )
+    if isinstance(stop_words, str | bytes):
+        raise TypeError(
+            f"stop_words must be a collection of words, not one string; got {stop_words!r:.60}"
+        )
     stop = frozenset(stop_words)
+    documents = _token_lists(documents)
     docs = [[t for t in doc if t not in stop] for doc in documents]
     counts = Counter(t for doc in docs for t in doc)
     vocabulary = tuple(sorted(w for w, c in counts.items() if c >= min_count))

@@ -101,6 +101,18 @@ def _nonneg(x: Any, name: str) -> np.ndarray:
     return arr
 
 
+def _together(**arrays: np.ndarray) -> None:
+    """Raise ``ValueError`` naming the arguments whose shapes do not broadcast together."""
+    try:
+        np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    except ValueError:
+        shapes = ", ".join(f"{k} {np.shape(a)}" for k, a in arrays.items())
+        raise ValueError(
+            f"{', '.join(arrays)} must be numbers or arrays that broadcast together; got "
+            f"shapes {shapes}"
+        ) from None
+
+
 def _delta(delta: float) -> float:
     return check_real(delta, "delta", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
 
@@ -130,6 +142,7 @@ def log_covering_lemma2(eps: Any, L: Any, k: Any, D: float) -> np.ndarray:
         Doubling dimension.
     """
     eps, L, k = _pos(eps, "eps"), _pos(L, "L"), _k(k)
+    _together(eps=eps, L=L, k=k)
     D = check_real(D, "D", low=0.0, low_inclusive=False)
     return (16.0 * L / eps) ** D * np.log(5.0 * k / eps)
 
@@ -144,6 +157,7 @@ def log_covering_lemma3(eps: Any, L: Any, k: Any, D: float) -> np.ndarray:
     factor :math:`\log(2k+1)/\log(5k/\varepsilon)` on the leading term.
     """
     eps, L, k = _pos(eps, "eps"), _pos(L, "L"), _k(k)
+    _together(eps=eps, L=L, k=k)
     D = check_real(D, "D", low=0.0, low_inclusive=False)
     N = (16.0 * L / eps) ** D
     return np.log(np.ceil(4.0 * k / eps) + 1.0) + (N - 1.0) * np.log(2.0 * k + 1.0)
@@ -175,6 +189,7 @@ def delta_rad(
         The constant of eq. (10) (see the module notes).
     """
     n, L, k = _pos(n, "n"), _nonneg(L, "L"), _k(k)
+    _together(n=n, L=L, k=k)
     delta = _delta(delta)
     D = check_real(D, "D", low=0.0, low_inclusive=False)
     c_D = check_real(c_D, "c_D", low=0.0, low_inclusive=False)
@@ -207,6 +222,7 @@ def delta_fat(
     ``L = 0`` (accepted) the bound is :math:`\sqrt{2\ln(2/\delta)/n} + 1/n`.
     """
     n, L, k = _pos(n, "n"), _nonneg(L, "L"), _k(k)
+    _together(n=n, L=L, k=k)
     delta = _delta(delta)
     D = check_real(D, "D", low=0.0, low_inclusive=False)
     fat_factor = check_real(fat_factor, "fat_factor", low=0.0, low_inclusive=False)

@@ -45,6 +45,7 @@ from mlgeom.metric_nn.vertex_cover import (
     exact_vertex_cover,
     is_vertex_cover,
     matching_cover,
+    prune_cover,
 )
 from mlgeom.parallel import pmap
 from mlgeom.random import Seed, as_generator, spawn
@@ -67,6 +68,9 @@ __all__ = [
     "lmargin_runs",
     "oracle_deviation_check",
     "random_subset_1nn",
+    "ShrinkScan",
+    "limit_threshold",
+    "shrink_scan",
     "srm_vs_1nn_splits",
     "plot_figure3",
     "plot_q_curve",
@@ -215,6 +219,9 @@ def knn_cv(
     """k-NN with k chosen by ``n_folds``-fold cross-validation on the (noisy) training labels.
 
     Returns the chosen k and the test predictions (majority vote, ties to the smallest label).
+    A ``k`` larger than the points available votes over all of them: within a fold (its
+    training part), and in the final vote (all ``n`` training points), where it used to fail
+    in numpy's broadcasting.
     """
     D_train = check_matrix(D_train, "D_train")
     n = D_train.shape[0]
@@ -239,7 +246,7 @@ def knn_cv(
             wrong += int(np.sum(pred != y_train[va]))
         errs.append(wrong / n)
     best = int(ks[int(np.argmin(errs))])
-    return best, _vote(D_test, y_train, best, n_classes)
+    return best, _vote(D_test, y_train, min(best, n), n_classes)
 
 
 def _class_ties(model: SRMNearestNeighbors, D_te: np.ndarray) -> np.ndarray:
@@ -395,6 +402,149 @@ def srm_vs_1nn_splits(
     tasks = [(make_task, r, delta) for r in spawn(seed, int(seeds))]
     rows = pmap(_split_errors, tasks, desc="SRM-NN vs 1-NN: random splits")
     return pd.DataFrame(rows).rename_axis("seed")
+
+
+# ---------------------------------------------------------------------------------------------
+# The SRM as printed: its exact minimiser, and how far the bound would have to shrink
+
+
+def limit_threshold(model: SRMNearestNeighbors) -> tuple[float, float]:
+    r"""Return the largest c at which :math:`\tilde m(L)/n + c\Delta` prefers some L > 0.
+
+    Section 4 minimises :math:`Q(L) = \tilde m(L)/n + \Delta(n, L, \delta)` (eq. 13 read as a
+    rate) over every :math:`L > 0`, the limit :math:`L \to 0` (the majority-class rule, index 0
+    of the candidates) included. With the bound scaled by :math:`c > 0`, a candidate
+    :math:`L` beats the limit iff
+    :math:`(\tilde m(0) - \tilde m(L))/n > c\,(\Delta(L) - \Delta(0))`, so the exact
+    minimiser is the limit iff :math:`c \ge c^* = \max_L (\tilde m(0) - \tilde m(L)) /
+    (n(\Delta(L) - \Delta(0)))`; just below :math:`c^*` it is the :math:`L^*` attaining the
+    maximum. :math:`c^* < 1` means the SRM as printed selects the majority-class rule.
+
+    Parameters
+    ----------
+    model : SRMNearestNeighbors
+        A fitted model (its bound, :math:`\delta`, :math:`c_D` and :math:`D` define
+        :math:`\Delta`; ``q_form="rate"``).
+
+    Returns
+    -------
+    factor : float
+        :math:`c^*` (``inf`` when some :math:`L > 0` has both fewer conflicts and no larger
+        bound than the limit; ``0.0`` when no :math:`L > 0` has fewer conflicts).
+    L : float
+        :math:`L^*` (scaled distances, diameter 1), ``nan`` when ``factor`` is 0.
+    """
+    if not isinstance(model, SRMNearestNeighbors) or not hasattr(model, "pairs_"):
+        raise ValueError(f"model must be a fitted SRMNearestNeighbors; got {model!r:.60}")
+    if model.q_form != "rate":
+        raise ValueError(f"model.q_form must be 'rate'; got {model.q_form!r}")
+    q = model.q_curve()  # ascending L, index 0 is the limit L -> 0
+    gain = (q.m_tilde[0] - q.m_tilde[1:]) / model.n_train_
+    cost = q.delta[1:] - q.delta[0]
+    useful = gain > 0
+    if not np.any(useful):
+        return 0.0, float("nan")
+    if np.any(useful & (cost <= 0)):
+        j = int(np.flatnonzero(useful & (cost <= 0))[0])
+        return float("inf"), float(q.L[1 + j])
+    ratio = np.where(useful, gain / np.where(cost > 0, cost, 1.0), -np.inf)
+    j = int(np.argmax(ratio))
+    return float(ratio[j]), float(q.L[1 + j])
+
+
+@dataclass(frozen=True)
+class ShrinkScan:
+    r"""Outcome of :func:`shrink_scan`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per factor :math:`c`: the exact minimiser :math:`\tilde L_c` of
+        :math:`\tilde m(L)/n + c\Delta`, ``|S1|/n`` and the test error of the nearest
+        neighbour in its :math:`S_1`.
+    threshold : float
+        :math:`c^*` of :func:`limit_threshold` (the SRM as printed, :math:`c = 1`, selects the
+        limit :math:`L \to 0` iff :math:`c^* \le 1`).
+    L_threshold : float
+        :math:`L^*`, the first :math:`L > 0` chosen below :math:`c^*`.
+    error_threshold : float
+        Test error of the SRM classifier at :math:`L^*`.
+    reference : dict
+        Test errors of the majority class (on the noisy training labels), 1-NN and the binary
+        search's SRM-NN at :math:`c = 1`.
+    """
+
+    table: pd.DataFrame
+    threshold: float
+    L_threshold: float
+    error_threshold: float
+    reference: dict
+
+
+def _support_error(model: SRMNearestNeighbors, rank: int, D_te: np.ndarray, y: Any, y_te: Any):
+    cover = model.pairs_.cover_at(int(rank))
+    if model.prune_cover:
+        cover = prune_cover(model.pairs_.edges_at(int(rank)), cover)
+    keep = np.flatnonzero(~cover)
+    pred = np.asarray(y)[keep[np.argmin(D_te[:, keep], axis=1)]]
+    return len(keep), float(np.mean(pred != np.asarray(y_te)))
+
+
+def shrink_scan(task: Task, factors: Sequence[float], *, delta: float = 0.05) -> ShrinkScan:
+    r"""Run the exact SRM with the bound scaled by each factor :math:`c`; report its choice.
+
+    Section 4's objective with :math:`c_D = 1` (as Figure 3 is drawn) is
+    :math:`Q(L) = \tilde m(L)/n + \Delta(n, L, \delta)`; its exact minimiser over all
+    :math:`L > 0` (the limit :math:`L \to 0` included) is the classifier the SRM as printed
+    selects; the binary search of eq. (14) only approximates it. Scaling :math:`\Delta` by
+    :math:`c < 1` asks how much tighter the bound would have to be for the minimiser to be a
+    useful :math:`L`.
+
+    Parameters
+    ----------
+    task : Task
+        The split (labels as class indices; ``y_train`` may be noisy).
+    factors : sequence of float
+        The factors :math:`c > 0` (1 is the bound as printed).
+    delta : float, default=0.05
+        Confidence of the bound.
+
+    Returns
+    -------
+    ShrinkScan
+    """
+    if not isinstance(task, Task):
+        raise ValueError(f"task must be a Task; got {task!r:.60}")
+    cs = check_vector_in(factors, "factors", low=0.0, low_inclusive=False)
+    _check_bound_params(delta=delta)
+    D_tr = pairwise_distances(task.X_train, metric=task.metric)
+    D_te = pairwise_distances(task.X_test, task.X_train, metric=task.metric)
+    model = SRMNearestNeighbors("precomputed", delta=delta, search="exhaustive").fit(
+        D_tr, task.y_train
+    )
+    binary = SRMNearestNeighbors("precomputed", delta=delta).fit(D_tr, task.y_train)
+    q = model.q_curve()
+    n = model.n_train_
+    rows = []
+    for c in cs:
+        j = int(np.argmin(q.m_tilde / n + c * q.delta))
+        size, err = _support_error(model, q.edges[j], D_te, task.y_train, task.y_test)
+        rows.append({"factor": float(c), "L̃": float(q.L[j]), "|S1|/n": size / n, "test error": err})
+    c_star, L_star = limit_threshold(model)
+    if np.isfinite(L_star):
+        j_star = int(np.flatnonzero(q.L == L_star)[0])
+        err_star = _support_error(model, q.edges[j_star], D_te, task.y_train, task.y_test)[1]
+    else:
+        err_star = float("nan")
+    labels, counts = np.unique(task.y_train, return_counts=True)
+    majority = labels[np.argmax(counts)]
+    reference = {
+        "majority class": float(np.mean(task.y_test != majority)),
+        "1-NN": float(np.mean(task.y_train[np.argmin(D_te, axis=1)] != task.y_test)),
+        "SRM-NN (binary search)": float(np.mean(binary.predict(D_te) != task.y_test)),
+        "L̃ (binary search)": binary.L_,
+    }
+    return ShrinkScan(pd.DataFrame(rows), c_star, L_star, err_star, reference)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -693,7 +843,8 @@ def theorem1_k_sweep(
     -------
     pandas.DataFrame
         One row per (k, training set): ``k``, ``seed`` (the training set's index), the 1-NN
-        risk, the Bayes risk, Theorem 1's bound and the risk :math:`1 - 1/k` of uniform guessing.
+        risk, the Bayes risk, Theorem 1's bound, the risk :math:`1 - 1/k` of uniform guessing
+        and the risk :math:`1 - \max_y P(Y = y)` of the majority class (by quadrature).
     """
     ks = check_int_vector(ks, "ks", minimum=2)
     n = check_positive_int(n, "n")
@@ -710,6 +861,8 @@ def theorem1_k_sweep(
     for i, prob in enumerate(problems):
         bayes = prob.bayes_risk(grid)
         bound = float(mb.theorem1_bound(n, bayes, prob.lipschitz, prob.D))
+        # the majority class of the family: 1 - max_y P(Y = y), P(Y = y) by the same quadrature
+        majority = 1.0 - float(tasks[i * reps][2].mean(axis=0).max())
         for rep, risk in enumerate(risks[i * reps : (i + 1) * reps]):
             rows.append(
                 {
@@ -719,6 +872,7 @@ def theorem1_k_sweep(
                     "Bayes risk": bayes,
                     "Theorem 1 bound": bound,
                     "uniform risk": 1.0 - 1.0 / prob.k,
+                    "majority risk": majority,
                 }
             )
     return pd.DataFrame(rows)
@@ -951,6 +1105,11 @@ def index_check(
     check_in(metric, "metric", METRICS)
     X_ref = check_metric_input(X_ref, metric, "X_ref")
     X_query = check_metric_input(X_query, metric, "X_query")
+    if metric != "edit" and X_query.shape[1] != X_ref.shape[1]:
+        raise ValueError(
+            f"X_query and X_ref must have the same number of columns; got shapes "
+            f"{X_query.shape} and {X_ref.shape}"
+        )
     check_vector_in(etas, "etas", low=0.0)
     repeats = check_positive_int(repeats, "repeats")
     t0 = time.perf_counter()

@@ -325,7 +325,8 @@ def check_distance_matrix(
     name : str, default="D"
         Name used in messages.
     max_triangle_points : int, default=300
-        How many points enter the triangle-inequality check.
+        How many points enter the triangle-inequality check (``0``: none, the other checks
+        only).
     atol : float, default=1e-9
         Absolute slack of the equality checks, relative to the largest distance.
 
@@ -355,7 +356,7 @@ def check_distance_matrix(
             f"{name} is not a metric: not symmetric, d({i}, {j}) = {D[i, j]} but "
             f"d({j}, {i}) = {D[j, i]}"
         )
-    m = min(n, check_positive_int(max_triangle_points, "max_triangle_points"))
+    m = min(n, max_triangle_points)  # 0: no triangle check
     S = D[:m, :m]
     for i in range(m):  # d(i, j) <= min_l d(i, l) + d(l, j), one row at a time
         via = np.min(S[i][:, None] + S, axis=0)
@@ -381,9 +382,27 @@ def greedy_net(D: np.ndarray, r: float) -> np.ndarray:
 
     Points are scanned in index order; a point joins the net if it is farther than ``r`` from
     every net point so far. The result is an :math:`r`-packing and an :math:`r`-cover.
+
+    Parameters
+    ----------
+    D : array_like, shape (n, n)
+        Distance matrix: square, non-negative, zero diagonal and symmetric (checked as by
+        :func:`check_distance_matrix`, without its cubic triangle-inequality check).
+    r : float
+        Radius, ``r > 0``.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The net's indices, increasing.
     """
-    D = check_matrix(D, "D")
+    D = check_distance_matrix(D, "D", max_triangle_points=0)
     r = check_real(r, "r", low=0.0, low_inclusive=False)
+    return _greedy_net(D, r)
+
+
+def _greedy_net(D: np.ndarray, r: float) -> np.ndarray:
+    """:func:`greedy_net` on checked input."""
     n = D.shape[0]
     covered = np.zeros(n, dtype=bool)
     net = []
@@ -434,7 +453,7 @@ def doubling_dimension(D: Any, *, n_scales: int = 8, min_net: int = 2) -> float:
     diam = float(D.max(initial=0.0))
     if diam == 0.0:
         return 1.0
-    sizes = np.array([len(greedy_net(D, diam / 2**j)) for j in range(1, n_scales + 2)])
+    sizes = np.array([len(_greedy_net(D, diam / 2**j)) for j in range(1, n_scales + 2)])
     n = D.shape[0]
     ok = (sizes[:-1] >= min_net) & (sizes[1:] < n)
     if not np.any(ok):

@@ -27,10 +27,13 @@ from typing import Any
 
 import numpy as np
 
+from mlgeom._validation import check_not_complex
+
 __all__ = ["cutoff_loss", "margin_loss", "surrogate_risks"]
 
 
 def _margins(u: Any, name: str = "u") -> np.ndarray:
+    check_not_complex(u, name)
     try:
         u = np.asarray(u, dtype=float)
     except (TypeError, ValueError) as err:

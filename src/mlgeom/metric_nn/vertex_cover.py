@@ -37,8 +37,9 @@ import numpy as np
 from scipy.optimize import LinearConstraint, milp
 from scipy.sparse import csr_matrix
 
-from mlgeom._validation import check_indices, check_matrix, check_positive_int, check_real
+from mlgeom._validation import check_indices, check_positive_int, check_real
 from mlgeom.metric_nn._kernels import _greedy_matching, _prune
+from mlgeom.metric_nn.spaces import check_distance_matrix
 
 __all__ = [
     "ConflictPairs",
@@ -51,9 +52,9 @@ __all__ = [
 
 
 def _check_D_y(D: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-    D = check_matrix(D, "D")
-    if D.shape[0] != D.shape[1]:
-        raise ValueError(f"D must be a square distance matrix; got shape {D.shape}")
+    # square, non-negative, zero diagonal, symmetric (as check_distance_matrix, without the
+    # cubic triangle check)
+    D = check_distance_matrix(D, "D", max_triangle_points=0)
     y = np.asarray(y)
     if y.ndim != 1 or len(y) != D.shape[0]:
         raise ValueError(f"y must be 1-D with one label per row of D ({D.shape[0]}); got {y.shape}")
@@ -95,6 +96,31 @@ def _check_edges_cover(edges: Any, cover: Any) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros((0, 2), dtype=np.int64), c
     E = check_indices(E.reshape(-1, 2), "edges (vertices of cover)", n=len(c))
     return E, c
+
+
+def _check_edge_array(edges: Any, n: int) -> np.ndarray:
+    """``edges`` as an ``(n_edges, 2)`` int64 array of vertex indices in ``[0, n)``, or raise.
+
+    A fractional vertex is refused, not truncated (``[[0, 1.5]]`` is not the edge ``(0, 1)``);
+    integral floats are read as integers; an empty list is no edge.
+    """
+    raw = np.asarray(edges)
+    if raw.size == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    if raw.ndim != 2 or raw.shape[1] != 2:
+        raise ValueError(f"edges must have shape (n_edges, 2); got shape {raw.shape}")
+    if raw.dtype.kind == "f":
+        frac = ~np.isfinite(raw) | (raw != np.round(raw))
+        if np.any(frac):
+            at = tuple(int(i) for i in np.argwhere(frac)[0])
+            raise ValueError(f"edges must hold integer vertex indices; got {raw[at]} at index {at}")
+        raw = raw.astype(np.int64)
+    if raw.dtype.kind in "iu" and (raw.min() < 0 or raw.max() >= n):
+        at = tuple(int(i) for i in np.argwhere((raw < 0) | (raw >= n))[0])
+        raise ValueError(
+            f"edges must index vertices 0 … n - 1 = {n - 1} (n = {n}); got {raw[at]} at index {at}"
+        )
+    return check_indices(raw, "edges", n=n)
 
 
 def conflict_edges(D: Any, y: Any, L: float) -> np.ndarray:
@@ -149,9 +175,7 @@ def matching_cover(edges: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
         ``cover[v]`` iff ``v`` is matched.
     """
     n = check_positive_int(n, "n", minimum=0)
-    E = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    if E.size and (E.min() < 0 or E.max() >= n):
-        raise ValueError(f"edges must index vertices 0..{n - 1}; got range [{E.min()}, {E.max()}]")
+    E = _check_edge_array(edges, n)
     match_time, step = _greedy_matching(
         np.ascontiguousarray(E[:, 0]), np.ascontiguousarray(E[:, 1]), n
     )
@@ -197,7 +221,7 @@ def exact_vertex_cover(edges: Any, n: int) -> np.ndarray:
         A minimum cover.
     """
     n = check_positive_int(n, "n", minimum=0)
-    E = check_indices(np.asarray(edges).reshape(-1, 2), "edges", n=n)
+    E = _check_edge_array(edges, n)
     E = np.unique(np.sort(E, axis=1), axis=0)
     if len(E) == 0:
         return np.zeros(n, dtype=bool)

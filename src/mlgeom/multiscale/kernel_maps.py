@@ -31,7 +31,14 @@ from numbers import Real
 
 import numpy as np
 
-from mlgeom._validation import check_array, check_positive_int, check_real, check_vector
+from mlgeom._validation import (
+    check_array,
+    check_indices,
+    check_not_complex,
+    check_positive_int,
+    check_real,
+    check_vector,
+)
 
 __all__ = [
     "SparseVector",
@@ -60,11 +67,55 @@ __all__ = [
 
 @dataclass(frozen=True)
 class SparseVector:
-    """A sparse vector of length ``dim``: ``values`` at positions ``indices`` (sorted, unique)."""
+    """A sparse vector of length ``dim``: ``values`` at positions ``indices`` (sorted, unique).
+
+    Parameters
+    ----------
+    indices : array_like of int, shape (nnz,)
+        Positions, strictly increasing, in ``[0, dim)``.
+    values : array_like of float, shape (nnz,)
+        Finite values, one per position.
+    dim : int
+        Length of the vector, ``>= 1``.
+
+    Raises
+    ------
+    ValueError
+        If ``indices`` and ``values`` differ in length, an index is negative, ``>= dim``,
+        repeated or out of order, or a value is not finite.
+    """
 
     indices: np.ndarray
     values: np.ndarray
     dim: int
+
+    def __post_init__(self) -> None:
+        dim = check_positive_int(self.dim, "dim")
+        idx = check_indices(self.indices, "indices", n=dim, ndim=1)
+        vals = check_vector(self.values, "values", min_size=0)
+        if vals.size != idx.size:
+            raise ValueError(
+                f"indices and values must have the same length; got {idx.size} indices and "
+                f"{vals.size} values"
+            )
+        if idx.size > 1 and np.any(np.diff(idx) <= 0):
+            k = int(np.flatnonzero(np.diff(idx) <= 0)[0])
+            raise ValueError(
+                f"indices must be strictly increasing (sorted, unique); got {idx[k]} then "
+                f"{idx[k + 1]} at positions {k}, {k + 1}"
+            )
+        object.__setattr__(self, "indices", idx)
+        object.__setattr__(self, "values", vals)
+        object.__setattr__(self, "dim", dim)
+
+    @classmethod
+    def _trusted(cls, indices: np.ndarray, values: np.ndarray, dim: int) -> SparseVector:
+        """Build from arrays known to be valid (:func:`H_i`'s), without the checks."""
+        out = object.__new__(cls)
+        object.__setattr__(out, "indices", indices)
+        object.__setattr__(out, "values", values)
+        object.__setattr__(out, "dim", dim)
+        return out
 
     def to_dense(self) -> np.ndarray:
         """Dense copy (for tests at small sizes only)."""
@@ -226,6 +277,7 @@ def D_map(x, p: float) -> np.ndarray:
     ``0^0 = 1``.
     """
     p = _p_multiscale(p)
+    check_not_complex(x, "x")
     try:
         x = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -302,7 +354,7 @@ def H_i(z, i: int, p: float, *, printed: bool = False) -> SparseVector:
     block = pp * (2 * Di + 1)
     start = np.arange(d) * block + (c + Di) * pp
     idx = (start[:, None] + np.arange(pp)[None, :]).ravel()
-    return SparseVector(idx, vals.ravel(), block * d)
+    return SparseVector._trusted(idx, vals.ravel(), block * d)
 
 
 def sparse_dot(y, h: SparseVector, i: int, p: float) -> float:

@@ -31,7 +31,7 @@ from decimal import Decimal, localcontext
 import numpy as np
 from scipy.optimize import minimize
 
-from mlgeom._validation import check_int_vector, check_positive_int, check_real
+from mlgeom._validation import check_int_vector, check_not_complex, check_positive_int, check_real
 from mlgeom.multiscale import kernel_maps as km
 from mlgeom.random import as_generator
 
@@ -50,6 +50,7 @@ def _p(p) -> float:
 
 
 def _reals(x, name: str) -> np.ndarray:
+    check_not_complex(x, name)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -57,6 +58,18 @@ def _reals(x, name: str) -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite; got {x!r:.60}")
     return arr
+
+
+def _together(**arrays: np.ndarray) -> list[np.ndarray]:
+    """Broadcast the arrays together, or raise ``ValueError`` naming them and their shapes."""
+    try:
+        return np.broadcast_arrays(*arrays.values())
+    except ValueError:
+        shapes = ", ".join(f"{k} {a.shape}" for k, a in arrays.items())
+        raise ValueError(
+            f"{' and '.join(arrays)} must be numbers or arrays that broadcast together; got "
+            f"shapes {shapes}"
+        ) from None
 
 
 def claim28_remainder(x, xp, p: float) -> np.ndarray:
@@ -73,7 +86,7 @@ def claim28_remainder(x, xp, p: float) -> np.ndarray:
     0.25
     """
     p = _p(p)
-    x, xp = np.broadcast_arrays(_reals(x, "x"), _reals(xp, "xp"))
+    x, xp = _together(x=_reals(x, "x"), xp=_reals(xp, "xp"))
     D = km.D_map(xp, p)  # sign(x′)^k |x′|^{p−k}, k = 0..⌊p⌋ (Definition 23)
     k = np.arange(km.p_prime(p))
     terms = km._taylor_coefficients(p) * (x - xp)[..., None] ** k * D
@@ -95,7 +108,7 @@ def holder_step_ratio(y, xp, p: float) -> np.ndarray:
     True
     """
     p = _p(p)
-    y, xp = np.broadcast_arrays(_reals(y, "y"), _reals(xp, "xp"))
+    y, xp = _together(y=_reals(y, "y"), xp=_reals(xp, "xp"))
     n = math.floor(p)
     a = p - n
     f = lambda t: np.sign(t) ** n * np.abs(t) ** a  # noqa: E731

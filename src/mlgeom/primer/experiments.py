@@ -1237,7 +1237,10 @@ def frank_wolfe_sweep(
 
     For each seed: ``n`` points uniform in the unit ball of :math:`\mathbb{R}^d`
     (``points="ball"``: the mean lies deep inside the hull and Frank–Wolfe soon converges
-    linearly), or ``n`` orthonormal vectors (``points="simplex"``, :math:`n \le d`: a regular
+    linearly), ``n`` independent uniform unit vectors (``points="sphere"``, :math:`n \le d`:
+    a random simplex whose shape, not only its position, changes with the seed; near the
+    worst case of the :math:`t^{-1/2}` rate when :math:`n \approx d`), or ``n`` orthonormal
+    vectors (``points="simplex"``, :math:`n \le d`: a regular
     simplex under a random orthogonal map, the reflection :math:`I - 2vv^\top` for a random
     unit :math:`v`, whose centroid no fewer than :math:`n` vertices represent
     exactly; any :math:`k` vertices stay at distance at least :math:`\sqrt{1/k - 1/n}` from it,
@@ -1256,9 +1259,9 @@ def frank_wolfe_sweep(
     d = check_positive_int(d, "d")
     ts = check_int_vector(steps, "steps")
     n_seeds = check_positive_int(n_seeds, "n_seeds")
-    points = check_in(points, "points", ("ball", "simplex"))
-    if points == "simplex" and n > d:
-        raise ValueError(f"points='simplex' needs n <= d; got n = {n}, d = {d}")
+    points = check_in(points, "points", ("ball", "simplex", "sphere"))
+    if points in ("simplex", "sphere") and n > d:
+        raise ValueError(f"points={points!r} needs n <= d; got n = {n}, d = {d}")
     T = int(ts.max())
     fw = np.empty((ts.size, n_seeds))
     rnd = np.empty_like(fw)
@@ -1269,6 +1272,9 @@ def frank_wolfe_sweep(
             v = g.standard_normal(d)
             v /= np.linalg.norm(v)
             X = np.eye(n, d) - 2.0 * np.outer(v[:n], v)
+        elif points == "sphere":  # n independent uniform unit vectors
+            X = g.standard_normal((n, d))
+            X /= np.linalg.norm(X, axis=1, keepdims=True)
         else:
             X = _uniform_ball(g, n, d)
         mu = X.mean(axis=0)
@@ -1290,8 +1296,8 @@ def sgd_sweep(
     radius: float,
     noise: float,
     seed: Seed,
-) -> tuple[np.ndarray, np.ndarray]:
-    r"""Suboptimality of SGD (averaged, :math:`\eta_t = D/(G\sqrt t)`) and of its strawman.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Suboptimality of SGD (averaged, :math:`\eta_t = D/(G\sqrt t)`), its strawman and competitor.
 
     For each seed: ``n`` points uniform in the unit ball of :math:`\mathbb{R}^d`, labels
     :math:`\operatorname{sign}\langle w_0, x\rangle` for a random :math:`w_0` of norm 3, each
@@ -1302,9 +1308,13 @@ def sgd_sweep(
 
     Returns
     -------
-    sgd, strawman : numpy.ndarray of shape (len(checkpoints), n_seeds)
+    sgd, strawman, last : numpy.ndarray of shape (len(checkpoints), n_seeds)
         :math:`f_X(w) - \min_{\|w\| \le R} f_X` at each checkpoint (floored at
-        :math:`10^{-15}`).
+        :math:`10^{-15}`) for averaged SGD with :math:`\eta_t = D/(G\sqrt t)`, for the
+        constant step :math:`D/G` and its last iterate (the strawman, which does not converge),
+        and for the decaying step :math:`D/(G\sqrt t)` and its last iterate (the natural
+        competitor: SGD as usually run, without averaging; its rate is
+        :math:`O(\log T/\sqrt T)`, Shamir and Zhang 2013), all on the same draws.
     """
     from mlgeom.primer import coresets
 
@@ -1315,6 +1325,7 @@ def sgd_sweep(
     noise = check_real(noise, "noise", low=0.0, high=0.5)
     sgd = np.empty((cps.size, n_seeds))
     straw = np.empty_like(sgd)
+    last = np.empty_like(sgd)
     for j, g in enumerate(spawn(seed, n_seeds)):
         X = _uniform_ball(g, n, d)
         w0 = g.standard_normal(d)
@@ -1329,9 +1340,12 @@ def sgd_sweep(
         b = coresets.projected_sgd(
             X, y, cps, radius=radius, schedule="constant", average=False, seed=g_sgd
         )
+        g_sgd.bit_generator.state = state  # and for the competitor
+        c = coresets.projected_sgd(X, y, cps, radius=radius, average=False, seed=g_sgd)
         sgd[:, j] = np.maximum(a - f_star, 1e-15)
         straw[:, j] = np.maximum(b - f_star, 1e-15)
-    return sgd, straw
+        last[:, j] = np.maximum(c - f_star, 1e-15)
+    return sgd, straw, last
 
 
 def priority_k_compare(
