@@ -45,7 +45,7 @@ $(error NB=$(NB) is not a chapter notebook; one of: $(sort $(CHAPTER_NBS)))
 endif
 endif
 
-.PHONY: help env book test check lint unit nbval records strict-book browser reproduce run-times bench sync lock clean
+.PHONY: help env book test check lint unit nbval records strict-book browser reproduce run-times bench sync lock clean provenance
 
 # The stamp names the checkout the editable install points at. A venv shared between checkouts
 # (git worktrees passing VENV=...) is re-pointed at this checkout whenever the stamp names another.
@@ -110,6 +110,9 @@ strict-book: $(STAMP)  ## full book build with warnings as errors and nitpicky r
 
 browser: strict-book  ## open every page in headless Chromium (skipped without it); screenshots in _build/screenshots
 	$(BIN)/pytest -p no:cacheprovider tests/browser
+
+provenance: $(STAMP)  ## derive each claim's registration history from git into data/results/provenance.json
+	$(BIN)/python -m mlgeom.book.provenance --write
 
 reproduce: $(STAMP)  ## re-execute notebooks (PROFILE=book|smoke|paper, NB=name) and rewrite outputs
 	$(BIN)/python -m mlgeom.book.reproduce --profile $(PROFILE) $(if $(NB),--nb $(NB))

@@ -285,7 +285,13 @@ def entry(**overrides):
         ([entry(id="has space")], "'id' must be a non-empty string without spaces"),
         ([entry(id="")], "'id' must be a non-empty string without spaces"),
         ([entry(id=3)], "'id' must be a non-empty string without spaces"),
-        ([entry(judge="median")], "judge must be 'point' or 'interval'"),
+        ([entry(judge="median")], "judge must be one of"),
+        ([entry(scope="mine")], "scope must be one of"),
+        ([entry(competitor="k-NN")], "only a result has a competitor"),
+        ([entry(printed="x")], r"describe an erratum only"),
+        ([entry(kind="erratum", outcome="wrong")], "outcome must be one of"),
+        ([entry(kind="erratum", outcome="typo", printed="x", location="p. 2")], "needs"),
+        ([entry(caused_by="a.zz")], "caused_by 'a.zz' is not an erratum"),
         ([entry(kind="result", scale="n")], r"unknown key\(s\) \['scale'\]"),
         ([entry(kind="result")], "a result needs a 'baseline'"),
         (
@@ -423,8 +429,9 @@ def test_interval_only_where_the_registry_judges_on_it(rec):
         rec.measure("c.point", 1.0, interval=iv(0.5, 1.5))
     with pytest.raises(TypeError, match="judges it on an interval; pass interval="):
         rec.measure("c.iv", 1.0)
-    with pytest.raises(TypeError, match="pass baseline_interval="):
-        rec.measure("r.iv", 1.0, refs={"bound": 2}, interval=iv(0.5, 1.5), scale="n", baseline=3)
+    # an interval claim's baseline without an interval is an exact number, judged as a point
+    c = rec.measure("r.iv", 1.0, refs={"bound": 2}, interval=iv(0.5, 1.5), scale="n", baseline=3)
+    assert c.baseline.holds is False and c.discriminating is True
     with pytest.raises(TypeError, match="baseline_interval= given for a point claim"):
         rec.measure("r.point", 1.0, scale="n", baseline=3.0, baseline_interval=iv(2.5, 3.5))
 

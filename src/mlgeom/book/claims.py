@@ -38,7 +38,7 @@ import pandas as pd
 
 from mlgeom.book.paths import results_dir
 from mlgeom.book.profiles import check_profile
-from mlgeom.book.registry import KINDS, Bounds, Registry, _fmt, load_registry
+from mlgeom.book.registry import JUDGES, KINDS, Bounds, Registry, _fmt, load_registry
 from mlgeom.stats import Interval
 
 __all__ = [
@@ -213,7 +213,11 @@ def _interval_json(iv: Interval, keep: Callable[[float, float], bool] | None) ->
             break
     else:
         lo, hi = iv.low, iv.high
-    return {"low": lo, "high": hi, "level": iv.level, "method": iv.method}
+    out = {"low": lo, "high": hi, "level": iv.level, "method": iv.method}
+    if iv.se is not None and iv.df is not None and iv.se > 0:  # for Holm's p-values
+        out["se"] = float(f"{iv.se:.{SIGNIFICANT_DIGITS}g}")
+        out["df"] = int(iv.df)
+    return out
 
 
 @dataclass(frozen=True)
@@ -257,6 +261,8 @@ class Baseline:
             else _json_value(name, self.measured)
         )
         out: dict[str, Any] = {"name": self.name, "measured": measured, "holds": self.holds}
+        if self.on_value:
+            out["judged"] = "elsewhere"  # the criterion saw another value than ``measured``
         if self.interval is not None:
             keep = None
             if bounds is not None:
@@ -306,6 +312,13 @@ class Claim:
     not_comparable : str, optional
         For a check shown beside the paper's number on data that are not the paper's: why it
         is not comparable. Its verdict is stored but not counted.
+    competitor : Baseline, optional
+        The natural competitor's run (the simpler method the paper improves on), judged by
+        the same criterion.
+    scope : {"paper", "beyond"}, default="paper"
+        Whether the claim is the paper's or the book's own.
+    extra : tuple of (str, str)
+        Registry text stored with the claim (an erratum's quote and outcome, ``caused_by``).
     """
 
     id: str
@@ -323,6 +336,9 @@ class Claim:
     scale: str | None = None
     baseline: Baseline | str | None = None
     not_comparable: str | None = None
+    competitor: Baseline | None = None
+    scope: str = "paper"
+    extra: tuple[tuple[str, str], ...] = ()
     holds: bool = field(init=False)
 
     def __post_init__(self) -> None:
@@ -337,8 +353,10 @@ class Claim:
             )
         if self.kind not in KINDS:
             raise ValueError(f"claim {self.id}: kind must be one of {KINDS}; got {self.kind!r}")
-        if self.judge not in ("point", "interval"):
-            raise ValueError(f"claim {self.id}: judge must be 'point' or 'interval'")
+        if self.judge not in JUDGES:
+            raise ValueError(f"claim {self.id}: judge must be one of {JUDGES}; got {self.judge!r}")
+        if self.judge == "exact" and self.interval is not None:
+            raise ValueError(f"claim {self.id}: an exact quantity has no interval")
         if self.interval is not None and not isinstance(self.interval, Interval):
             raise ValueError(
                 f"claim {self.id}: interval must be an mlgeom.stats.Interval "
@@ -388,6 +406,13 @@ class Claim:
         return self.holds and not self.baseline.holds
 
     @property
+    def beats_competitor(self) -> bool | None:
+        """True when the claim holds and its natural competitor fails; ``None`` without one."""
+        if self.competitor is None:
+            return None
+        return self.holds and not self.competitor.holds
+
+    @property
     def verdict(self) -> str:
         """The verdict in words, by kind (an erratum is *confirmed* when the printed text fails)."""
         if self.not_comparable is not None:
@@ -396,6 +421,8 @@ class Claim:
             return "erratum confirmed" if not self.holds else "printed text holds"
         if not self.holds:
             return "does not hold"
+        if self.kind == "result" and self.competitor is not None and self.competitor.holds:
+            return "holds, and so does the competitor"
         if self.kind == "result" and self.discriminating is False:
             return "holds, not discriminating"
         return "holds"
@@ -427,7 +454,12 @@ class Claim:
             "criterion": self.criterion.description,
             "judge": self.judge,
             "holds": self.holds,
+            "scope": self.scope,
         }
+        if self.criterion.bounds is not None:
+            out["bounds"] = _bounds_json(self.criterion.bounds)
+        if self.value is not None and isinstance(self.value, bool | np.bool_ | int | float | str):
+            out["judged"] = _judged_json(self.value)
         if self.not_comparable is not None:
             out["not_comparable"] = self.not_comparable
         if isinstance(self.baseline, Baseline):
@@ -440,6 +472,14 @@ class Claim:
         elif self.baseline is not None:
             out["baseline"] = self.baseline
             out["discriminating"] = None
+        if self.competitor is not None:
+            judged_on_measured = self.judge != "interval" and not self.competitor.on_value
+            interval_judged = self.judge == "interval" and self.competitor.interval is not None
+            out["competitor"] = self.competitor.to_json(
+                self.criterion if judged_on_measured else None,
+                self.criterion.bounds if interval_judged else None,
+            )
+            out["beats_competitor"] = self.beats_competitor
         if self.seeds is not None:
             out["seeds"] = int(self.seeds)
         if self.interval is not None:
@@ -457,7 +497,43 @@ class Claim:
             out["section"] = self.section
         if self.note is not None:
             out["note"] = self.note
+        out.update(dict(self.extra))
         return out
+
+
+def _bounds_json(b: Bounds) -> dict[str, Any]:
+    """Return the admissible set as stored, so that verdicts can be recomputed on load."""
+    if b.equal is not None:
+        return {"equal": b.equal}
+    return {
+        "low": None if math.isinf(b.low) else b.low,
+        "high": None if math.isinf(b.high) else b.high,
+        "low_closed": b.low_closed,
+        "high_closed": b.high_closed,
+    }
+
+
+def _bounds_from_json(where: str, raw: Any) -> Bounds:
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: 'bounds' must be an object")
+    if "equal" in raw:
+        return Bounds(equal=raw["equal"])
+    try:
+        low = -math.inf if raw["low"] is None else float(raw["low"])
+        high = math.inf if raw["high"] is None else float(raw["high"])
+        return Bounds(low, high, bool(raw["low_closed"]), bool(raw["high_closed"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: 'bounds' must have low, high, low_closed, high_closed") from exc
+
+
+def _judged_json(v: Any) -> Any:
+    if isinstance(v, bool | np.bool_):
+        return bool(v)
+    if isinstance(v, Integral):
+        return int(v)
+    if isinstance(v, Real):
+        return float(v)
+    return v
 
 
 class ClaimsRecord:
@@ -507,6 +583,9 @@ class ClaimsRecord:
         baseline: Any = None,
         baseline_value: Any = None,
         baseline_interval: Interval | None = None,
+        competitor: Any = None,
+        competitor_value: Any = None,
+        competitor_interval: Interval | None = None,
         note: str | None = None,
     ) -> Claim:
         """Judge one preregistered claim on a measurement and record it.
@@ -529,7 +608,11 @@ class ClaimsRecord:
             the interval is required when the registry judges on it, refused otherwise.
         baseline, baseline_value, baseline_interval : optional
             The strawman's measurement (and what its criterion sees, and its interval); required
-            when the registry names a baseline, refused otherwise.
+            when the registry names a baseline, refused otherwise. On an interval claim a
+            baseline without an interval is an exact number, judged as a point.
+        competitor, competitor_value, competitor_interval : optional
+            The natural competitor's measurement, as for the baseline; required when the
+            registry names a competitor, refused otherwise.
         note : str, optional
             A sentence computed by the notebook (the registry's ``note``/``note_if_fails`` is
             used when this is not given).
@@ -554,10 +637,15 @@ class ClaimsRecord:
         criterion = _criterion_from(bounds, description)
         if entry.judge == "interval" and interval is None:
             raise TypeError(f"{where}: the registry judges it on an interval; pass interval=")
-        if entry.judge == "point" and interval is not None:
+        if entry.judge != "interval" and interval is not None:
             raise TypeError(
                 f"{where}: an interval was given but the registry judges the point value; "
                 'set judge = "interval" in the registry (a reviewed change) or drop it'
+            )
+        if entry.judge == "interval" and interval.width == 0:
+            raise ValueError(
+                f"{where}: its interval has zero width ({interval.method}): the quantity does not "
+                'vary with the seed, so it is exact; register judge = "exact" and pass the value'
             )
         if entry.kind == "result" and scale is None:
             raise TypeError(f"{where}: a result needs scale= (its horizon, size or range)")
@@ -567,22 +655,44 @@ class ClaimsRecord:
                 raise TypeError(
                     f"{where}: the registry names the baseline {entry.baseline!r}; pass baseline="
                 )
-            if entry.judge == "interval":
-                if baseline_interval is None:
-                    raise TypeError(f"{where}: pass baseline_interval= (judged on intervals)")
-                b_holds = bounds.contains_any(baseline_interval.low, baseline_interval.high)
-            else:
-                if baseline_interval is not None:
-                    raise TypeError(f"{where}: baseline_interval= given for a point claim")
-                b_holds = criterion(baseline if baseline_value is None else baseline_value)
-            _json_value(f"{where}: baseline", baseline)  # refuses a non-finite number now
-            base = Baseline(
-                entry.baseline, baseline, b_holds, baseline_interval, baseline_value is not None
+            base = self._arm(
+                where,
+                "baseline",
+                entry,
+                criterion,
+                bounds,
+                baseline,
+                baseline_value,
+                baseline_interval,
             )
         else:
             if baseline is not None or baseline_value is not None or baseline_interval is not None:
                 raise TypeError(f"{where}: the registry names no baseline; none can be passed")
             base = entry.no_baseline
+        comp: Baseline | None = None
+        if entry.competitor is not None:
+            if competitor is None:
+                raise TypeError(
+                    f"{where}: the registry names the competitor {entry.competitor!r}; "
+                    "pass competitor="
+                )
+            comp = self._arm(
+                where,
+                "competitor",
+                entry,
+                criterion,
+                bounds,
+                competitor,
+                competitor_value,
+                competitor_interval,
+            )
+        elif competitor is not None or competitor_value is not None or competitor_interval:
+            raise TypeError(f"{where}: the registry names no competitor; none can be passed")
+        extra = tuple(
+            (k, getattr(entry, k))
+            for k in ("caused_by", "printed", "location", "outcome", "correction", "survives")
+            if getattr(entry, k) is not None
+        )
         claim = Claim(
             id,
             entry.statement,
@@ -599,6 +709,9 @@ class ClaimsRecord:
             scale=scale,
             baseline=base,
             not_comparable=entry.not_comparable,
+            competitor=comp,
+            scope=entry.scope,
+            extra=extra,
         )
         if note is None:
             note = entry.note if entry.note is not None else None
@@ -608,6 +721,30 @@ class ClaimsRecord:
             claim = replace(claim, note=note)
         self._claims[id] = claim
         return claim
+
+    @staticmethod
+    def _arm(  # noqa: PLR0913
+        where: str,
+        name: str,
+        entry: Any,
+        criterion: Criterion,
+        bounds: Bounds,
+        measured: Any,
+        value: Any,
+        interval: Interval | None,
+    ) -> Baseline:
+        """Judge the strawman or the competitor by the claim's own criterion."""
+        label = getattr(entry, name)
+        if interval is not None and entry.judge != "interval":
+            raise TypeError(f"{where}: {name}_interval= given for a point claim")
+        if interval is not None and interval.width == 0:
+            interval = None  # no spread over the seeds: an exact number, judged as a point
+        if interval is not None:
+            holds = bounds.contains_any(interval.low, interval.high)
+        else:
+            holds = criterion(measured if value is None else value)
+        _json_value(f"{where}: {name}", measured)  # refuses a non-finite number now
+        return Baseline(label, measured, holds, interval, value is not None)
 
     @property
     def claims(self) -> list[Claim]:
@@ -867,7 +1004,7 @@ def _check_contract_fields(p: Path, claim: dict[str, Any]) -> None:
     elif base is not None or "discriminating" in claim:
         raise ValueError(f"{where}: only a result carries a baseline")
     if isinstance(base, dict):
-        if set(base) - {"name", "measured", "holds", "interval"} or not {
+        if set(base) - {"name", "measured", "holds", "interval", "judged"} or not {
             "name",
             "measured",
             "holds",
@@ -899,6 +1036,67 @@ def _check_contract_fields(p: Path, claim: dict[str, Any]) -> None:
     seeds = claim.get("seeds")
     if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1):
         raise ValueError(f"{where}: 'seeds' must be an integer >= 1; got {seeds!r}")
+    comp = claim.get("competitor")
+    if comp is not None:
+        if kind != "result" or not isinstance(comp, dict):
+            raise ValueError(f"{where}: 'competitor' is an object, on a result only")
+        if claim.get("beats_competitor") != (claim["holds"] and not comp.get("holds")):
+            raise ValueError(
+                f"{where}: 'beats_competitor' must be holds and not competitor holds; "
+                f"got {claim.get('beats_competitor')!r}"
+            )
+    if claim.get("scope", "paper") not in ("paper", "beyond"):
+        raise ValueError(f"{where}: 'scope' must be 'paper' or 'beyond'; got {claim['scope']!r}")
+    if "bounds" in claim:
+        _recompute_verdicts(where, claim)
+
+
+def _judged_holds(where: str, bounds: Bounds, value: Any) -> bool | None:
+    """Return the verdict of ``bounds`` on a stored value (``None``: cannot be recomputed)."""
+    if bounds.equal is not None:
+        return bounds.contains(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None  # a qualitative measurement judged on a value the record does not keep
+    return bounds.contains(value)
+
+
+def _recompute_verdicts(where: str, claim: dict[str, Any]) -> None:
+    """Refuse a record whose verdicts do not follow from its own numbers and criterion.
+
+    A verdict edited by hand (``holds`` flipped with a consistent ``discriminating``, a
+    ``measured`` outside its criterion, an interval that does not lie inside it) is caught
+    here, when the record is loaded, by the unit tests, the status page and the book build.
+    """
+    bounds = _bounds_from_json(where, claim["bounds"])
+    iv = claim.get("interval")
+    judge = claim.get("judge", "point")
+
+    def check(name: str, stated: Any, computed: bool | None) -> None:
+        if computed is not None and stated != computed:
+            raise ValueError(
+                f"{where}: {name} says {stated!r}, but the criterion {claim['criterion']!r} "
+                f"applied to the stored numbers gives {computed!r} (a verdict is computed, "
+                "never edited; re-run the notebook)"
+            )
+
+    if judge == "interval":
+        check("holds", claim["holds"], bounds.contains_all(iv["low"], iv["high"]))
+    else:
+        check(
+            "holds",
+            claim["holds"],
+            _judged_holds(where, bounds, claim.get("judged", claim["measured"])),
+        )
+    for arm in ("baseline", "competitor"):
+        b = claim.get(arm)
+        if not isinstance(b, dict):
+            continue
+        biv = b.get("interval")
+        if judge == "interval" and isinstance(biv, dict):
+            computed = bounds.contains_any(biv["low"], biv["high"])
+        else:
+            computed = _judged_holds(where, bounds, b.get("judged", b["measured"]))
+        check(f"{arm} holds", b["holds"], computed)
 
 
 def compare_records(
@@ -928,7 +1126,9 @@ def compare_records(
     prod, comm = Path(produced), Path(committed)
     produced_files = {p.name: p for p in sorted(prod.glob("*.json"))}
     committed_files = {
-        p.name: p for p in sorted(comm.glob("*.json")) if p.name != "run-report.json"
+        p.name: p
+        for p in sorted(comm.glob("*.json"))
+        if p.name not in ("run-report.json", "provenance.json")
     }
     problems = []
     if notebooks is not None:

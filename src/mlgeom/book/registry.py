@@ -13,8 +13,20 @@ chapter, so that a change of criterion is a diff of its own::
     paper = "R²/γ²"                 # the paper's number or text; omit where it gives none
     criterion = "<= bound"          # see below
     baseline = "plain Perceptron without margin"   # or: no_baseline = "why none applies"
-    judge = "point"                 # or "interval": judged on the 95% interval over seeds
+    judge = "point"                 # "interval": judged on the 95% interval over replicates;
+                                    # "exact": a deterministic quantity, judged as a point
+    competitor = "averaged SGD"     # results: the natural competitor, under the same criterion
+    scope = "beyond"                # the book's own test, not a claim of the paper (default paper)
     section = "primer-perceptron"
+
+An erratum quotes what it accuses: ``printed`` (the text), ``location``, ``outcome`` (``"printed
+error"``, ``"typo"`` or ``"source text ambiguous"``), ``correction`` and, for a printed error,
+``survives`` (whether the paper's result survives it). A check that fails only because of a
+recorded erratum names it in ``caused_by``.
+
+Each chapter's 3–8 headline claims are ``[[headline]]`` tables (:class:`Headline`): a title in
+plain words, the paper's number, and the supporting claims whose verdicts decide it
+(:mod:`mlgeom.book.verdicts`).
 
 An interval claim measured over fewer than 10 seeds or splits (the book's default) says why in
 ``few_replicates = "why"``: e.g. a paper protocol of 5 disjoint splits, where more splits would
@@ -53,8 +65,12 @@ import numpy as np
 from mlgeom.book.paths import project_root
 
 __all__ = [
+    "JUDGES",
     "KINDS",
+    "OUTCOMES",
+    "SCOPES",
     "Bounds",
+    "Headline",
     "Registry",
     "RegistryEntry",
     "load_registry",
@@ -65,6 +81,15 @@ __all__ = [
 
 #: The three kinds of claim (see ``CONTRIBUTING.md``).
 KINDS = ("result", "erratum", "check")
+
+#: How a claim is judged: on the point value, on its interval, or as an exact quantity.
+JUDGES = ("point", "interval", "exact")
+
+#: Where a claim comes from: the paper, or the book's own tests beyond it.
+SCOPES = ("paper", "beyond")
+
+#: What the independent re-reading of an erratum concluded.
+OUTCOMES = ("printed error", "typo", "source text ambiguous")
 
 _ENTRY_KEYS = {
     "id",
@@ -80,7 +105,16 @@ _ENTRY_KEYS = {
     "note_if_fails",
     "not_comparable",
     "few_replicates",
+    "competitor",
+    "scope",
+    "caused_by",
+    "printed",
+    "location",
+    "outcome",
+    "correction",
+    "survives",
 }
+_HEADLINE_KEYS = {"id", "title", "paper", "claims", "key", "section", "untestable", "note"}
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _OPERAND = rf"(?:{_NUMBER}|[A-Za-z_][A-Za-z_0-9]*)"
 
@@ -307,15 +341,58 @@ class RegistryEntry:
     note_if_fails: str | None = None
     not_comparable: str | None = None
     few_replicates: str | None = None
+    competitor: str | None = None
+    scope: str = "paper"
+    caused_by: str | None = None
+    printed: str | None = None
+    location: str | None = None
+    outcome: str | None = None
+    correction: str | None = None
+    survives: str | None = None
+
+
+@dataclass(frozen=True)
+class Headline:
+    """One of a chapter's headline claims (a ``[[headline]]`` table).
+
+    Attributes
+    ----------
+    id : str
+        Unique id, ``<prefix>.headline.<name>``.
+    title : str
+        The claim in plain words.
+    paper : str or float, optional
+        The paper's number or text, shown beside ours.
+    claims : tuple of str
+        The supporting claims: the headline is reproduced when all of them hold.
+    key : str
+        The claim whose number is shown (default: the first supporting claim).
+    section : str, optional
+        The chapter section that tests it (default: the key claim's).
+    untestable : str, optional
+        Why the claim cannot be tested here; its verdict is then "Not testable here".
+    note : str, optional
+        One sentence shown with the verdict.
+    """
+
+    id: str
+    title: str
+    claims: tuple[str, ...]
+    key: str
+    paper: Any = None
+    section: str | None = None
+    untestable: str | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True)
 class Registry:
-    """A chapter's registry: its entries in file order."""
+    """A chapter's registry: its entries in file order, and its headline claims."""
 
     notebook: str
     path: Path
     entries: dict[str, RegistryEntry]
+    headlines: tuple[Headline, ...] = ()
 
     def __getitem__(self, claim_id: str) -> RegistryEntry:
         try:
@@ -358,12 +435,39 @@ def _entry(path: Path, i: int, raw: Any) -> RegistryEntry:
         "note_if_fails",
         "not_comparable",
         "few_replicates",
+        "competitor",
+        "caused_by",
+        "printed",
+        "location",
+        "correction",
+        "survives",
     ):
         if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
             raise ValueError(f"{where}: {key!r} must be a non-empty string; got {raw[key]!r}")
     judge = raw.get("judge", "point")
-    if judge not in ("point", "interval"):
-        raise ValueError(f"{where}: judge must be 'point' or 'interval'; got {judge!r}")
+    if judge not in JUDGES:
+        raise ValueError(f"{where}: judge must be one of {JUDGES}; got {judge!r}")
+    scope = raw.get("scope", "paper")
+    if scope not in SCOPES:
+        raise ValueError(f"{where}: scope must be one of {SCOPES}; got {scope!r}")
+    if "competitor" in raw and raw["kind"] != "result":
+        raise ValueError(f"{where}: only a result has a competitor (kind is {raw['kind']!r})")
+    if "caused_by" in raw and raw["kind"] != "check":
+        raise ValueError(f"{where}: caused_by names the erratum a failing check rests on")
+    erratum_keys = {"printed", "location", "outcome", "correction", "survives"} & set(raw)
+    if erratum_keys and raw["kind"] != "erratum":
+        raise ValueError(f"{where}: {sorted(erratum_keys)} describe an erratum only")
+    if "outcome" in raw and raw["outcome"] not in OUTCOMES:
+        raise ValueError(f"{where}: outcome must be one of {OUTCOMES}; got {raw['outcome']!r}")
+    if raw["kind"] == "erratum" and "outcome" in raw:
+        need = {"printed", "location"} | (
+            {"correction", "survives"} if raw["outcome"] == "printed error" else set()
+        )
+        if raw["outcome"] == "typo":
+            need |= {"correction"}
+        missing = sorted(need - set(raw))
+        if missing:
+            raise ValueError(f"{where}: an erratum with outcome {raw['outcome']!r} needs {missing}")
     if "baseline" in raw and "no_baseline" in raw:
         raise ValueError(f"{where}: give 'baseline' or 'no_baseline', not both")
     if raw["kind"] == "result" and "baseline" not in raw and "no_baseline" not in raw:
@@ -395,7 +499,22 @@ def _entry(path: Path, i: int, raw: Any) -> RegistryEntry:
         raise ValueError(f"{where}: the criterion uses 'paper', but paper is {paper!r}")
     if judge == "interval" and criterion.form == "eq":
         raise ValueError(f"{where}: an equality cannot be judged on an interval")
+    extra = {
+        k: raw[k]
+        for k in (
+            "competitor",
+            "caused_by",
+            "printed",
+            "location",
+            "outcome",
+            "correction",
+            "survives",
+        )
+        if k in raw
+    }
     return RegistryEntry(
+        **extra,
+        scope=scope,
         id=cid,
         kind=raw["kind"],
         statement=raw["statement"],
@@ -434,7 +553,7 @@ def load_registry(notebook: str, path: str | Path | None = None) -> Registry:
         raise ValueError(f"{p}: cannot be read ({exc})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{p}: not valid TOML ({exc})") from exc
-    unknown = set(data) - {"notebook", "claim"}
+    unknown = set(data) - {"notebook", "claim", "headline"}
     if unknown:
         raise ValueError(f"{p}: unknown top-level key(s) {sorted(unknown)}")
     if data.get("notebook") != notebook:
@@ -448,4 +567,76 @@ def load_registry(notebook: str, path: str | Path | None = None) -> Registry:
         if entry.id in entries:
             raise ValueError(f"{p}: claim id {entry.id!r} appears more than once")
         entries[entry.id] = entry
-    return Registry(notebook, p, entries)
+    for entry in entries.values():
+        if entry.caused_by is not None and (
+            entry.caused_by not in entries or entries[entry.caused_by].kind != "erratum"
+        ):
+            raise ValueError(
+                f"{p}: claim {entry.id}: caused_by {entry.caused_by!r} is not an erratum of "
+                "this registry"
+            )
+    headlines = _headlines(p, data.get("headline", []), entries)
+    return Registry(notebook, p, entries, headlines)
+
+
+def _headlines(p: Path, raw: Any, entries: Mapping[str, RegistryEntry]) -> tuple[Headline, ...]:
+    """Validate the ``[[headline]]`` tables against the registry's claims."""
+    if not isinstance(raw, list):
+        raise ValueError(f"{p}: 'headline' must be an array of tables ([[headline]])")
+    out: list[Headline] = []
+    seen: set[str] = set()
+    for i, h in enumerate(raw):
+        where = f"{p}: headline {i}"
+        if not isinstance(h, dict):
+            raise ValueError(f"{where} must be a table")
+        hid = h.get("id")
+        if not isinstance(hid, str) or not hid or any(c.isspace() for c in hid):
+            raise ValueError(
+                f"{where}: 'id' must be a non-empty string without spaces; got {hid!r}"
+            )
+        where = f"{p}: headline {hid}"
+        if hid in seen or hid in entries:
+            raise ValueError(f"{where}: the id is used twice")
+        seen.add(hid)
+        unknown = set(h) - _HEADLINE_KEYS
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
+        title = h.get("title")
+        if not isinstance(title, str) or not title.strip():
+            raise ValueError(f"{where}: 'title' must be a non-empty string; got {title!r}")
+        claims = h.get("claims")
+        if (
+            not isinstance(claims, list)
+            or not claims
+            or not all(isinstance(c, str) for c in claims)
+        ):
+            raise ValueError(f"{where}: 'claims' must be a non-empty list of claim ids")
+        missing = [c for c in claims if c not in entries]
+        if missing:
+            raise ValueError(f"{where}: supporting claim(s) {missing} are not in the registry")
+        key = h.get("key", claims[0])
+        if key not in claims:
+            raise ValueError(f"{where}: key {key!r} must be one of its claims {claims}")
+        for k in ("section", "untestable", "note"):
+            if k in h and (not isinstance(h[k], str) or not h[k].strip()):
+                raise ValueError(f"{where}: {k!r} must be a non-empty string; got {h[k]!r}")
+        paper = h.get("paper")
+        if paper is not None and (
+            isinstance(paper, bool) or not isinstance(paper, int | float | str)
+        ):
+            raise ValueError(f"{where}: paper must be a number or a string; got {paper!r}")
+        out.append(
+            Headline(
+                id=hid,
+                title=title,
+                claims=tuple(claims),
+                key=key,
+                paper=paper,
+                section=h.get("section", entries[key].section),
+                untestable=h.get("untestable"),
+                note=h.get("note"),
+            )
+        )
+    if len(out) > 8:
+        raise ValueError(f"{p}: {len(out)} headline claims; a chapter has at most 8")
+    return tuple(out)
