@@ -506,22 +506,6 @@ def _declare_rates(reg: dict, H: Any, pre: str) -> None:
         n_test=Int(1),
         level=Real(0.0, 1.0, low_open=True, high_open=True),
     )
-    reg[pre + "clustered_slope_interval"] = fn(
-        H.clustered_slope_interval,
-        {
-            "x": [1.0, 10.0, 1.0, 10.0],
-            "y": [1.0, 3.0, 1.5, 4.0],
-            "groups": [0, 0, 1, 1],
-            "level": 0.95,
-        },
-        x=Array(),
-        y=Array(),
-        groups=Skip("any labels, one per point (ValueError when fewer than 2)"),
-        level=Real(0.0, 1.0, low_open=True, high_open=True),
-    )
-    reg[pre + "local_slopes_of"] = fn(
-        H.local_slopes_of, {"x": [1.0, 10.0], "y": [1.0, 3.0]}, x=Array(), y=Array()
-    )
     reg[pre + "table1_orderings"] = fn(
         H.table1_orderings,
         lambda: {"per": _per_splits(), "n_train": 4, "n_test": 2, "empty": "empty prediction"},
@@ -940,7 +924,7 @@ def _declare_data_folders(reg: dict, H: Any, pre: str) -> None:
         lambda: {
             "record": _t1_record(),
             "prefix": "hier.bench.facets",
-            "per": H.split_losses(_folder("t1", lambda folder: F.paper_like_result())),
+            "per": _per_splits(),  # losses that vary over the splits (a zero-width interval is refused)
             "scale": "4 splits",
             "others": ("H-PERC", "PERC", "SVM"),
         },

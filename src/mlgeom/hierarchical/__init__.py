@@ -118,9 +118,7 @@ __getattr__, __dir__, __all__ = attach(
         "lemmas": ["LEMMAS", "LemmaRounds", "lemma_probe", "lemma_rounds"],
         "intervals": [
             "TABLE1_ORDERINGS",
-            "clustered_slope_interval",
             "corrected_split_interval",
-            "local_slopes_of",
             "table1_orderings",
         ],
         "learners": [

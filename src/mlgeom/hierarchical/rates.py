@@ -27,7 +27,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from mlgeom._validation import check_in, check_matrix, check_positive_int, check_real
+from mlgeom._validation import check_in, check_matrix, check_positive_int, check_real, check_vector
 from mlgeom.hierarchical.experiments import (
     _hrls_kernel,
     margin_floor_instances,
@@ -292,9 +292,9 @@ def rate_runs(
 
 def last_decade(T: Any, T_max: int | None = None) -> np.ndarray:
     """Boolean mask of the checkpoints in the last decade ``[T_max / 10, T_max]``."""
-    Ta = np.asarray(T, dtype=float)
-    if Ta.ndim != 1 or Ta.size == 0 or np.any(Ta <= 0):
-        raise ValueError(f"T must be a 1-d array of positive horizons; got {T!r:.80}")
+    Ta = check_vector(T, "T")
+    if np.any(Ta <= 0):
+        raise ValueError(f"T must be a 1-d array of positive horizons; got {Ta.tolist()!r:.80}")
     top = float(Ta.max() if T_max is None else T_max)
     return Ta >= top / 10 - 1e-9
 
@@ -320,8 +320,8 @@ def forecast_log_vs_sqrt(T: Any, R: Any) -> np.ndarray:
     numpy.ndarray
         ``(reps,)`` scores.
     """
-    Ta = np.asarray(T, dtype=float)
-    Ra = np.atleast_2d(np.asarray(R, dtype=float))
+    Ta = check_vector(T, "T")
+    Ra = check_matrix(np.atleast_2d(R) if np.ndim(R) == 1 else R, "R", n_cols=Ta.size)
     if Ra.shape[1] != Ta.size:
         raise ValueError(f"R must have one column per checkpoint ({Ta.size}); got shape {Ra.shape}")
     test = last_decade(Ta)
