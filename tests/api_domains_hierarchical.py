@@ -924,7 +924,7 @@ def _declare_data_folders(reg: dict, H: Any, pre: str) -> None:
         lambda: {
             "record": _t1_record(),
             "prefix": "hier.bench.facets",
-            "per": _per_splits(),  # losses that vary over the splits (a zero-width interval is refused)
+            "per": _per_splits(),  # losses that vary over the splits (no zero-width interval)
             "scale": "4 splits",
             "others": ("H-PERC", "PERC", "SVM"),
         },
