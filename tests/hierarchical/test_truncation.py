@@ -285,9 +285,9 @@ def test_record_benchmark_claims_clean_facets_and_the_plain_clean_control_pairs(
     assert extra["baseline"] == pytest.approx(float(np.mean(e - f)))
     # the plain noise-free control pair, within the noisy control's tie
     h, f = _pair(runs[2], "SH-RLS", "S-RLS")
-    assert extra["refs"] is None and info["tie"] == 0.03  # the registry's ±0.03 (issue 31)
+    _, value, extra = calls["hier.bench.clean-control.shrls-ties-s-rls"]
     assert value == pytest.approx(float(np.mean(h - f)))
-    assert extra["refs"] is None  # the registry's ±0.03 (issue 31)
+    assert extra["refs"] is None and info["tie"] == 0.03  # the registry's ±0.03 (issue 31)
     # the tables: the noise-free facets' columns after the control's
     tab = B.benchmark_table(*runs[:3], clean_facets=runs[3])
     top = list(dict.fromkeys(tab.columns.get_level_values(0)))
