@@ -365,6 +365,7 @@ def _declare_models(reg: dict, H: Any, pre: str) -> None:
         reps=Int(1),
         seed=SEED,
         checkpoints=Skip("horizons in 1 … T (ValueError naming them)"),
+        costs=Array(ndim_probe=True),
     )
     reg[pre + "lemma_rounds"] = fn(
         H.lemma_rounds,
@@ -422,6 +423,97 @@ def _declare_models(reg: dict, H: Any, pre: str) -> None:
     )
     for rec in ("SyntheticDesign", "RegretResult", "ProtocolResult"):
         reg[pre + rec] = record(getattr(H, rec))
+    _declare_rates(reg, H, pre)
+
+
+def _rate_runs() -> Any:
+    from mlgeom.hierarchical import rate_runs
+
+    return rate_runs(_tax(), 2, 12, reps=2, seed=0, checkpoints=[1, 6, 12])
+
+
+def _per_splits() -> Any:
+    import pandas as pd
+
+    cols = ["PERC", "H-PERC", "S-RLS", "SH-RLS", "SVM", "H-SVM", "S-RLS (truncated)"]
+    rng = np.random.default_rng(0)
+    per = pd.DataFrame({c: 1.0 + rng.uniform(0, 0.5, 3) for c in cols})
+    per["empty prediction"] = 1.2 + rng.uniform(0, 0.1, 3)
+    return per
+
+
+def _declare_rates(reg: dict, H: Any, pre: str) -> None:
+    """Theorem 2 against a √T learner and the intervals of issue 31."""
+    for f in ("hogd_predictions", "hrls_predictions"):
+        extra = {"eta0": 1.0} if f == "hogd_predictions" else {}
+        doms = {"eta0": Real(0.0, low_open=True)} if extra else {}
+        reg[pre + f] = fn(
+            getattr(H, f),
+            lambda extra=extra: {"taxonomy": _tax(), "X": X3, "V": V3, **extra},
+            taxonomy=TAX,
+            X=Array(),
+            V=Array(),
+            **doms,
+        )
+    reg[pre + "rate_runs"] = fn(
+        H.rate_runs,
+        lambda: {
+            "taxonomy": _tax(),
+            "d": 2,
+            "T": 12,
+            "reps": 1,
+            "seed": 0,
+            "design": "sphere",
+            "gamma": 0.01,
+            "eta0": 1.0,
+            "checkpoints": [1, 12],
+        },
+        taxonomy=TAX,
+        d=Int(1),
+        T=Int(1),
+        reps=Int(1),
+        seed=SEED,
+        design=Choice(("sphere", "orthonormal")),
+        gamma=Real(0.0, 1.0, low_open=True, high_open=True),
+        eta0=Real(0.0, low_open=True),
+        checkpoints=Skip("horizons in 1 … T (ValueError naming them)"),
+    )
+    reg[pre + "RateRuns"] = record(H.RateRuns)
+    reg[pre + "RateRuns.curves"] = method(
+        _rate_runs,
+        "curves",
+        {"learner": "H-RLS"},
+        learner=Choice(("H-RLS", "H-OGD", "uniform guessing")),
+    )
+    reg[pre + "last_decade"] = fn(
+        H.last_decade,
+        {"T": [10, 100], "T_max": None},
+        T=Array(),
+        T_max=Skip("an optional horizon (the largest T by default)"),
+    )
+    reg[pre + "forecast_log_vs_sqrt"] = fn(
+        H.forecast_log_vs_sqrt,
+        {"T": [10.0, 20.0, 50.0, 100.0, 1000.0], "R": [[1.0, 2.0, 3.0, 4.0, 6.0]]},
+        T=Array(),
+        R=Array(),
+    )
+    reg[pre + "corrected_split_interval"] = fn(
+        H.corrected_split_interval,
+        {"a": [1.0, 2.0, 3.0], "b": [0.0, 0.5, 0.0], "n_train": 2, "n_test": 1, "level": 0.95},
+        a=Array(),
+        b=Array(),
+        n_train=Int(1),
+        n_test=Int(1),
+        level=Real(0.0, 1.0, low_open=True, high_open=True),
+    )
+    reg[pre + "table1_orderings"] = fn(
+        H.table1_orderings,
+        lambda: {"per": _per_splits(), "n_train": 4, "n_test": 2, "empty": "empty prediction"},
+        per=Skip("a DataFrame of per-split losses (TypeError / ValueError naming it)"),
+        n_train=Int(1),
+        n_test=Int(1),
+        empty=Skip("the strawman's column name (ValueError otherwise)"),
+    )
 
 
 _CACHE: dict[str, Any] = {}
@@ -817,23 +909,6 @@ def _declare_data_folders(reg: dict, H: Any, pre: str) -> None:
         raw=root,
         manifest=manifest,
     )
-    reg[pre + "record_table1_claims"] = fn(
-        H.record_table1_claims,
-        lambda: {
-            "record": _t1_record(),
-            "key": "rcv1-sample",
-            "result": _folder("t1", lambda folder: F.paper_like_result()),
-            "paper_ds": "RCV1",
-            "scale": "4 splits",
-            "why": "n/a",
-        },
-        record=Skip("a ClaimsRecord whose registry holds the ids hier.t1.<key>.*"),
-        key=Skip("the corpus key of the claim ids (an id not in the registry raises)"),
-        result=RESULT,
-        paper_ds=Choice(("RCV1", "OHSUMED")),
-        scale=NAME,
-        why=NAME,
-    )
     reg[pre + "corpus_statistics"] = fn(
         H.corpus_statistics, lambda: {"corpus": _corpus()}, corpus=Instance("HierarchicalCorpus")
     )
@@ -848,15 +923,17 @@ def _declare_data_folders(reg: dict, H: Any, pre: str) -> None:
         H.record_table1_orderings,
         lambda: {
             "record": _t1_record(),
-            "prefix": "hier.t1.rcv1-sample",
-            "per": H.split_losses(_folder("t1", lambda folder: F.paper_like_result())),
+            "prefix": "hier.bench.facets",
+            "per": _per_splits(),  # losses that vary over the splits (no zero-width interval)
             "scale": "4 splits",
+            "others": ("H-PERC", "PERC", "SVM"),
         },
         record=Skip("a ClaimsRecord whose registry holds the ids <prefix>.*"),
         prefix=Skip("the claim ids' prefix (an id not in the registry raises)"),
         per=Instance("DataFrame"),
         scale=NAME,
-        others=Choice(("S-RLS", "H-PERC", "PERC", "SVM")),
+        others=Skip("learners from S-RLS, H-PERC, PERC, SVM whose ids the registry holds"),
+        interval=Skip("a callable (a, b) -> Interval, or None (TypeError otherwise)"),
     )
 
 

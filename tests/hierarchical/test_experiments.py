@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,7 +11,7 @@ from mlgeom.hierarchical import experiments as ex
 from mlgeom.hierarchical.label_model import HierarchicalLabelModel
 from mlgeom.hierarchical.losses import h_loss, sibling_costs, zero_one_loss
 from mlgeom.hierarchical.taxonomy import Taxonomy
-from tests.hierarchical.fixture_data import MeasureRecorder, paper_like_result
+from tests.hierarchical.fixture_data import MeasureRecorder
 
 G_SMALL = Taxonomy([-1, 0, 0, 1, -1, 4])
 
@@ -264,57 +262,6 @@ def test_paper_table2_profiles_support_figure4_reading():
             < ex.profile_distance(p, "H-PERC", "H-SVM", "paper")
         )
     assert all(rows)
-
-
-def _t1_registry(tmp_path, key):
-    """The chapter's preregistered Table 1 entries for one corpus, renamed to ``key``."""
-    import tomllib
-
-    from mlgeom.book.paths import project_root
-
-    src = project_root() / "data" / "claims" / "hierarchical_classification.toml"
-    raw = tomllib.loads(src.read_text(encoding="utf-8"))
-    prefix = "hier.t1.rcv1-sample."
-    lines = ['notebook = "hier-test"', ""]
-    for c in raw["claim"]:
-        if not c["id"].startswith(prefix):
-            continue
-        c = {**c, "id": f"hier.t1.{key}." + c["id"][len(prefix) :]}
-        lines.append("[[claim]]")
-        for k, v in c.items():
-            lines.append(f"{k} = {json.dumps(v, ensure_ascii=False)}")
-        lines.append("")
-    path = tmp_path / f"hier-test-{key}.toml"
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return path
-
-
-def test_table1_claims_on_the_papers_own_table_all_hold(tmp_path):
-    from mlgeom.book import claims as C
-
-    reg = _t1_registry(tmp_path, "paper")
-    record = C.ClaimsRecord("hier-test", "book", directory=tmp_path, registry=reg)
-    t1 = ex.record_table1_claims(record, "paper", paper_like_result(), "RCV1", "4 splits", "n/a")
-    assert ex.EMPTY in t1.index
-    assert len(record) == 6 + 6 * 3 and record.unmeasured() == []
-    results = [c for c in record.claims if c.kind == "result"]
-    assert len(results) == 6 and all(c.holds and c.discriminating for c in results)
-    assert all(c.holds for c in record.claims if c.kind == "check")
-    # with an empty prediction that beats everyone, the orderings no longer discriminate
-    reg2 = _t1_registry(tmp_path, "cheap")
-    rec2 = C.ClaimsRecord("hier-test", "book", directory=tmp_path, registry=reg2)
-    ex.record_table1_claims(rec2, "cheap", paper_like_result(empty=0.1), "RCV1", "4", "n/a")
-    below = rec2["hier.t1.cheap.shrls-below-perc"]
-    assert below.holds and below.discriminating is False
-    # doubling the H-losses breaks the comparison with the paper; the check says why
-    rec3 = C.ClaimsRecord("hier-test", "book", directory=tmp_path, registry=reg)
-    ex.record_table1_claims(rec3, "paper", paper_like_result(2.0), "RCV1", "4", "doubled")
-    bad = rec3["hier.t1.paper.h-svm.h"]
-    assert not bad.holds and bad.note == "not comparable: 2.00 times the paper's value; doubled"
-    with pytest.raises(ValueError, match="empty prediction"):
-        res = paper_like_result()
-        res = ex.ProtocolResult(res.runs[res.runs.algorithm != ex.EMPTY], res.depth, "x")
-        ex.record_table1_claims(rec3, "paper", res, "RCV1", "4", "n/a")
 
 
 def test_empty_prediction_rows_score_the_empty_multilabel(monkeypatch):

@@ -12,7 +12,7 @@ from mlgeom.hierarchical import rcv1 as R
 from mlgeom.hierarchical.shipped import rcv1_taxonomy
 from mlgeom.hierarchical.taxonomy import Taxonomy, TaxonomyError
 from mlgeom.hierarchical.text_vectors import tokenize
-from tests.hierarchical.fixture_data import fetch_rcv1_bunch, ohsumed_root, paper_like_result
+from tests.hierarchical.fixture_data import fetch_rcv1_bunch, ohsumed_root
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -114,20 +114,6 @@ def test_corpus_from_sklearn_checks_its_arguments_first():
     with pytest.raises(TypeError, match="SimpleNamespace has no target_names"):
         R.corpus_from_sklearn(SimpleNamespace(data=0, target=0, sample_id=0), G, n_docs=2)
     assert R.corpus_from_sklearn(bunch, G, n_docs=2).doc_ids.tolist() == [2286, 2287]
-
-
-def test_record_table1_claims_names_paper_ds_and_records_nothing(tmp_path):
-    from mlgeom.book.claims import ClaimsRecord
-    from mlgeom.hierarchical import experiments as ex
-
-    record = ClaimsRecord("hierarchical_classification", "book", directory=tmp_path)
-    for bad in ("Reuters", None):
-        msg = f"paper_ds must be one of 'RCV1', 'OHSUMED'; got {bad!r}"
-        with pytest.raises(ValueError, match=msg):
-            ex.record_table1_claims(record, "rcv1-sample", paper_like_result(), bad, "4", "n/a")
-    assert len(record) == 0  # None was a KeyError after recording the six orderings
-    ex.record_table1_claims(record, "rcv1-sample", paper_like_result(), "RCV1", "4", "n/a")
-    assert len(record) == 24
 
 
 # ---------------------------------------------------------------- issue 34: damaged data

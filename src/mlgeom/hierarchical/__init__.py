@@ -91,7 +91,6 @@ __getattr__, __dir__, __all__ = attach(
             "profile_distance",
             "random_model",
             "rcv1_like_forest",
-            "record_table1_claims",
             "record_table1_orderings",
             "record_corpus_claims",
             "corpus_statistics",
@@ -117,6 +116,11 @@ __getattr__, __dir__, __all__ = attach(
             "theorem2_bound",
         ],
         "lemmas": ["LEMMAS", "LemmaRounds", "lemma_probe", "lemma_rounds"],
+        "intervals": [
+            "TABLE1_ORDERINGS",
+            "corrected_split_interval",
+            "table1_orderings",
+        ],
         "learners": [
             "HRLS",
             "LEARNERS",
@@ -150,6 +154,16 @@ __getattr__, __dir__, __all__ = attach(
             "read_records",
             "read_sample_folder",
             "strip_heading",
+        ],
+        "rates": [
+            "RATE_DESIGNS",
+            "RATE_LEARNERS",
+            "RateRuns",
+            "forecast_log_vs_sqrt",
+            "hogd_predictions",
+            "hrls_predictions",
+            "last_decade",
+            "rate_runs",
         ],
         "rcv1": [
             "LYRL_N_FEATURES",

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
@@ -85,7 +86,6 @@ __all__ = [
     "ProtocolResult",
     "random_model",
     "rcv1_like_forest",
-    "record_table1_claims",
     "record_table1_orderings",
     "record_corpus_claims",
     "corpus_statistics",
@@ -426,6 +426,53 @@ class HRLSRun:
         freeze_arrays(self)
 
 
+@numba.njit(cache=True)
+def _hrls_kernel(X, parent_pos, targets, parent, order):  # pragma: no cover - compiled
+    """H-RLS in the primal (Sherman–Morrison), one compiled loop; see :func:`hrls_primal`."""
+    T, d = X.shape
+    N = targets.shape[1]
+    Ainv = np.zeros((N, d, d))
+    for i in range(N):
+        for k in range(d):
+            Ainv[i, k, k] = 1.0
+    b = np.zeros((N, d))
+    z = np.zeros((N, d))
+    a = np.zeros(N)
+    logdet = np.zeros(N)
+    n_stored = np.zeros(N, dtype=np.int64)
+    margins = np.zeros((T, N))
+    preds = np.zeros((T, N), dtype=np.bool_)
+    logdets = np.zeros((T, N))
+    for t in range(T):
+        for i in range(N):
+            m = 0.0
+            aa = 0.0
+            for k in range(d):
+                s = 0.0
+                for j in range(d):
+                    s += Ainv[i, k, j] * X[t, j]
+                z[i, k] = s
+                aa += s * X[t, k]
+                m += b[i, k] * s
+            a[i] = aa
+            margins[t, i] = m / (1.0 + aa)  # eq. (1) via Sherman–Morrison
+            preds[t, i] = margins[t, i] >= 0.0
+        for i in order:  # Figure 3, step 2 (top-down)
+            if parent[i] >= 0 and not preds[t, parent[i]]:
+                preds[t, i] = False
+        for i in range(N):
+            if parent_pos[t, i]:
+                c = 1.0 / (1.0 + a[i])
+                for k in range(d):
+                    for j in range(d):
+                        Ainv[i, k, j] -= z[i, k] * z[i, j] * c
+                    b[i, k] += targets[t, i] * X[t, k]
+                logdet[i] += np.log1p(a[i])  # det(A + x xᵀ) = det(A)(1 + xᵀA⁻¹x)
+                n_stored[i] += 1
+            logdets[t, i] = logdet[i]
+    return margins, preds, logdets, n_stored
+
+
 def hrls_primal(taxonomy: Taxonomy, X: Any, V: Any) -> HRLSRun:
     r"""H-RLS (Figure 3, eq. 1) in the primal, for low-dimensional dense instances.
 
@@ -467,38 +514,11 @@ def hrls_primal(taxonomy: Taxonomy, X: Any, V: Any) -> HRLSRun:
         raise ValueError(
             f"X must be (T, d) with T = {Vb.shape[0]} rows (one per row of V); got shape {X.shape}"
         )
-    T, d = X.shape
-    N = taxonomy.n_nodes
-    par = taxonomy.parent
-    is_root = par < 0
-    order = taxonomy.order
-    Ainv = np.broadcast_to(np.eye(d), (N, d, d)).copy()
-    b = np.zeros((N, d))
-    logdet = np.zeros(N)
-    margins = np.empty((T, N))
-    preds = np.empty((T, N), dtype=bool)
-    logdets = np.empty((T, N))
-    n_stored = np.zeros(N, dtype=np.int64)
-    targets = 2.0 * Vb - 1.0
-    for t in range(T):
-        x = X[t]
-        z = Ainv @ x  # (N, d): A_i^{-1} x
-        a = z @ x  # x^T A_i^{-1} x
-        m = np.einsum("nd,nd->n", b, z) / (1.0 + a)  # eq. (1) via Sherman–Morrison
-        margins[t] = m
-        y = m >= 0.0
-        for i in order:  # Figure 3, step 2 (top-down)
-            if not is_root[i]:
-                y[i] &= y[par[i]]
-        preds[t] = y
-        upd = is_root | Vb[t, np.maximum(par, 0)]  # roots, or nodes whose parent is labelled 1
-        idx = np.flatnonzero(upd)
-        zu = z[idx]
-        Ainv[idx] -= zu[:, :, None] * zu[:, None, :] / (1.0 + a[idx])[:, None, None]
-        b[idx] += targets[t, idx, None] * x
-        logdet[idx] += np.log1p(a[idx])  # det(A + x xᵀ) = det(A)(1 + xᵀA⁻¹x)
-        n_stored[idx] += 1
-        logdets[t] = logdet
+    par = np.asarray(taxonomy.parent, dtype=np.int64)
+    parent_pos = np.where((par < 0)[None, :], True, Vb[:, np.maximum(par, 0)])
+    order = np.asarray(taxonomy.order, dtype=np.int64)
+    Xc = np.ascontiguousarray(X, dtype=float)
+    margins, preds, logdets, n_stored = _hrls_kernel(Xc, parent_pos, 2.0 * Vb - 1.0, par, order)
     return HRLSRun(margins, preds, logdets, n_stored)
 
 
@@ -729,6 +749,7 @@ def uniform_guess_regret(
     reps: int,
     seed: Seed,
     checkpoints: Sequence[int],
+    costs: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Measure the strawman of Theorem 2: uniform guessing against the reference classifier (4).
 
@@ -751,6 +772,9 @@ def uniform_guess_regret(
         Root of the random guesses.
     checkpoints : sequence of int
         Horizons ``T`` at which the cumulative regret is returned.
+    costs : array_like of shape (N,), optional
+        Positive node costs :math:`c_i` of Remark 5: the regret and the eq. (10) terms (with
+        :math:`C_i = \sum_{k \in \mathrm{SUB}(i)} c_k`) of the cost-weighted H-loss.
 
     Returns
     -------
@@ -765,14 +789,15 @@ def uniform_guess_regret(
     if cps.size == 0 or cps[0] < 1 or cps[-1] > X.shape[0]:
         raise ValueError(f"checkpoints must lie in 1 … {X.shape[0]}; got {cps.tolist()}")
     G = model.taxonomy
-    C = subtree_costs(G)
+    c = None if costs is None else _check_costs(costs, G.n_nodes)
+    C = subtree_costs(G, c)
     ref = model.reference_predict(X)
-    e_ref = model.expected_h_loss(X, ref)
+    e_ref = model.expected_h_loss(X, ref, c)
     reach = expected_parent_positives(model, X)
     regret, nodes = [], []
     for g in spawn(seed, reps):
         guess = g.random(ref.shape) < 0.5
-        per_round = model.expected_h_loss(X, guess) - e_ref
+        per_round = model.expected_h_loss(X, guess, c) - e_ref
         regret.append(np.cumsum(per_round)[cps - 1])
         nodes.append(C * ((guess != ref) * reach).sum(axis=0))
     return np.stack(regret), np.stack(nodes)
@@ -1243,58 +1268,6 @@ def cost_table(
     return pd.DataFrame(rows)
 
 
-def record_table1_claims(
-    record: C.ClaimsRecord, key: str, result: ProtocolResult, paper_ds: str, scale: str, why: str
-) -> pd.DataFrame:
-    """Measure the paper's Table 1 conclusions on one of our protocol runs (Section 8).
-
-    The orderings the paper draws from Table 1, on the uniform H-loss, judged split by split
-    (paired t intervals over the splits, :func:`mlgeom.stats.paired_interval`): H-SVM below the
-    best of the other five; SH-RLS below S-RLS, H-PERC, PERC and the flat SVM; SH-RLS
-    "reasonably close" to H-SVM (per-split ratio, :func:`mlgeom.stats.mean_interval`). Each
-    is also measured with the strawman :data:`EMPTY` in place of the first learner: an
-    ordering that predicting nothing also satisfies does not discriminate. Every mean loss is
-    then compared with the paper's printed value (``check`` claims: our data are not the
-    paper's, so these are shown beside the table, not counted as results).
-
-    Parameters
-    ----------
-    record : mlgeom.book.claims.ClaimsRecord
-        Where the claims go (ids ``hier.t1.<key>.*``, preregistered in its registry).
-    key : str
-        Which corpus, e.g. ``"synthetic"``.
-    result : ProtocolResult
-        Output of :func:`run_protocol` with :func:`with_empty_prediction` applied.
-    paper_ds : str
-        The paper's table to compare with: ``"RCV1"`` or ``"OHSUMED"``.
-    scale : str
-        The corpus size and splits, stored with every result.
-    why : str
-        Why our values may differ from the paper's; ends every comparison's note.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Our Table 1 (:func:`table1`) with the strawman's row.
-    """
-    paper_ds = check_in(paper_ds, "paper_ds", tuple(PAPER_TABLE1))
-    t1 = table1(result, paper_ds)
-    per = split_losses(result)
-    if EMPTY not in per.columns:
-        raise ValueError(f"result has no {EMPTY!r} rows; apply with_empty_prediction first")
-    record_table1_orderings(record, f"hier.t1.{key}", per, scale)
-    for alg in ALGORITHMS:
-        for loss, short in (("zero-one", "01"), ("uniform H-loss", "h"), ("Δ-loss", "delta")):
-            p = float(PAPER_TABLE1[paper_ds].loc[alg, (loss, "mean")])
-            m = float(t1.loc[alg, (loss, "mean")])
-            record.measure(
-                f"hier.t1.{key}.{alg.lower()}.{short}",
-                m,
-                note=f"not comparable: {m / p:.2f} times the paper's value; {why}",
-            )
-    return t1
-
-
 def record_table1_orderings(
     record: C.ClaimsRecord,
     prefix: str,
@@ -1302,6 +1275,7 @@ def record_table1_orderings(
     scale: str,
     *,
     others: Sequence[str] = ("S-RLS", "H-PERC", "PERC", "SVM"),
+    interval: Any = None,
 ) -> None:
     """Measure the orderings the paper draws from Table 1 on per-split uniform H-losses (Section 8).
 
@@ -1327,8 +1301,20 @@ def record_table1_orderings(
     others : sequence of str, default=("S-RLS", "H-PERC", "PERC", "SVM")
         The learners SH-RLS is compared with, in this order (a subset of them where a
         comparison is measured elsewhere, e.g. the facet benchmark's SH-RLS − S-RLS pair).
+    interval : callable, optional
+        ``interval(a, b)`` → :class:`mlgeom.stats.Interval` of the mean of ``a - b`` (``b=None``:
+        of ``a``), for replicates that share data (e.g. a corrected resampled t interval);
+        default paired / plain t intervals over independent splits.
     """
     from mlgeom.stats import mean_interval, paired_interval
+
+    if interval is None:
+
+        def interval(a: Any, b: Any = None) -> Any:
+            return mean_interval(a) if b is None else paired_interval(a, b)
+
+    elif not callable(interval):
+        raise TypeError(f"interval must be callable or None; got {type(interval).__name__}")
 
     allowed = ("S-RLS", "H-PERC", "PERC", "SVM")
     if isinstance(others, str) or any(o not in allowed for o in others):
@@ -1364,8 +1350,8 @@ def record_table1_orderings(
         )
 
     def paired(a: str, b: str, cid: str) -> None:
-        iv = paired_interval(per[a], per[b])
-        biv = paired_interval(per[EMPTY], per[b])
+        iv = interval(per[a], per[b])
+        biv = interval(per[EMPTY], per[b])
         note = (
             None
             if iv.high < 0
@@ -1377,14 +1363,14 @@ def record_table1_orderings(
     paired("H-SVM", best_other, f"{prefix}.hsvm-best")
     for other in others:
         paired("SH-RLS", other, f"{prefix}.shrls-below-{other.lower()}")
-    ratio = mean_interval(per["SH-RLS"] / per["H-SVM"])
+    ratio = interval(per["SH-RLS"] / per["H-SVM"])
     note = (
         None
         if ratio.high <= 1.1
         else f"SH-RLS {means['SH-RLS']:.3f} vs H-SVM {means['H-SVM']:.3f}: the per-split ratio "
         f"[{ratio.low:.3f}, {ratio.high:.3f}] over {n} splits reaches above 1.10"
     )
-    measure(f"{prefix}.shrls-close-to-hsvm", ratio, mean_interval(per[EMPTY] / per["H-SVM"]), note)
+    measure(f"{prefix}.shrls-close-to-hsvm", ratio, interval(per[EMPTY] / per["H-SVM"]), note)
 
 
 #: The corpus statistics Section 8 prints, by claim suffix (``hier.data.<key>.<suffix>``).
