@@ -375,19 +375,26 @@ def test_each_chapters_first_screen_has_its_verdict_box(notebook, site, browser)
     assert top < SCREEN_PX, f"{notebook}: the verdict box starts at {top:.0f} px"
 
 
-#: The chapter pages before their restructuring (issue 28 measured 47-100 screens each).
-OVER_30 = (
-    "hierarchical_classification, fenchel_young_surrogate_regret, lp_multiscale_kernels, "
-    "geometry_primer, max_margin_multiclass_nn"
-)
+#: Chapters still over the limit, measured at 1280×800 after this session's restructuring
+#: (issue 28 measured 47-100 screens each before it): their detail is still to move to the
+#: appendix pages. A chapter that fits makes its entry fail (strict), so the list only shrinks.
+OVER_30 = {
+    "hierarchical_classification": "54 screens: the Table 1 protocol, Theorem 2 and benchmark "
+    "sections still carry their full tables",
+    "lp_multiscale_kernels": "40 screens: the adversary and sampler sections still carry their "
+    "full tables",
+}
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=f"chapters over {MAX_CHAPTER_SCREENS} screens until their restructuring lands: "
-    + OVER_30,
+@pytest.mark.parametrize(
+    "notebook",
+    [
+        pytest.param(nb, marks=pytest.mark.xfail(strict=True, reason=OVER_30[nb]))
+        if nb in OVER_30
+        else nb
+        for nb in _toc_notebooks()
+    ],
 )
-@pytest.mark.parametrize("notebook", _toc_notebooks())
 def test_a_chapter_page_is_at_most_30_screens(notebook, site, browser):
     page = f"notebooks/{notebook}.html"
     _reader(page, site, browser)
