@@ -148,16 +148,7 @@ def test_every_public_callable_is_covered():
 
 
 #: Known defects outside this change's reach, with the reason: the probe is expected to fail.
-KNOWN: dict[str, str] = {
-    key: "mlgeom/stats.py is reserved for the section-streams work (issue 34's other item): its "
-    "_floats casts complex input with numpy's ComplexWarning"
-    for key in (
-        "mlgeom.stats.loglog_slope",
-        "mlgeom.stats.mean_interval",
-        "mlgeom.stats.paired_interval",
-        "mlgeom.stats.SlopeFit.predict",
-    )
-}
+KNOWN: dict[str, str] = {}
 
 
 def _call(spec: Spec, kwargs: dict[str, Any]) -> Any:

@@ -954,6 +954,16 @@ def _erratum_fields(c: dict, registry) -> dict:
     return out
 
 
+#: Internal names in registry text (claim ids, ``package.module.function``): three dotted words,
+#: not decimals, versions or file names (the browser suite's rule for reader pages).
+_ID_LIKE = re.compile(r"(?<![\w./-])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){2,}(?![\w/-]|\.\w)")
+
+
+def _reader_text(text: str) -> str:
+    """Shorten internal names to their last part for reader pages (ids stay on status pages)."""
+    return _ID_LIKE.sub(lambda m: m.group(0).rsplit(".", 1)[-1], text)
+
+
 class BeyondFindings(SphinxDirective):
     """What the book found beyond the papers, each item linked to its evidence."""
 
@@ -962,7 +972,7 @@ class BeyondFindings(SphinxDirective):
     def _item(self, c: dict, stem: str, extra: list[nodes.Node]) -> nodes.list_item:
         item = nodes.list_item()
         p = nodes.paragraph()
-        p += _inline_myst(self, c["statement"])
+        p += _inline_myst(self, _reader_text(c["statement"]))
         p += nodes.Text(" (")
         p += _xref(None, "doc", f"/notebooks/{stem}", self.env.docname)
         if c.get("section"):
@@ -1017,7 +1027,7 @@ class BeyondFindings(SphinxDirective):
                     p += _xref(v.title, "ref", v.section, self.env.docname)
                 else:
                     p += nodes.Text(v.title)
-                p += nodes.Text(f": {v.why}.")
+                p += nodes.Text(f": {_reader_text(v.why)}.")
                 item += p
                 groups["simpler"].append(item)
         titles = {

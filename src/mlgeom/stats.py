@@ -60,8 +60,13 @@ class SlopeFit:
 
 def _as_float(x: object, name: str) -> np.ndarray:
     try:
-        return np.asarray(x, dtype=float)
+        raw = np.asarray(x)
+        if np.iscomplexobj(raw):
+            raise ValueError(f"{name} must be real; got complex values {raw!r:.60}")
+        return raw.astype(float)
     except (TypeError, ValueError) as exc:
+        if "must be real" in str(exc):
+            raise
         raise ValueError(f"{name} must be numeric; got {x!r:.60}") from exc
 
 

@@ -18,6 +18,8 @@ import numpy as np
 from mlgeom._validation import check_positive_int
 from mlgeom.stats import Interval, corrected_paired_interval
 
+__all__ = ["TABLE1_ORDERINGS", "corrected_split_interval", "table1_orderings"]
+
 
 def corrected_split_interval(
     a: Any, b: Any | None, *, n_train: int, n_test: int, level: float = 0.95
@@ -41,7 +43,13 @@ def corrected_split_interval(
     -------
     Interval
     """
-    xa = np.asarray(a, dtype=float)
+    raw = np.asarray(a)
+    if np.iscomplexobj(raw) or (b is not None and np.iscomplexobj(np.asarray(b))):
+        raise ValueError("a and b must be real; got complex values")
+    try:
+        xa = raw.astype(float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"a must be numeric (one value per split); got {a!r:.60}") from exc
     n_train = check_positive_int(n_train, "n_train")
     n_test = check_positive_int(n_test, "n_test")
     xb = np.zeros_like(xa) if b is None else b

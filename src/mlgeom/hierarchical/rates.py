@@ -40,6 +40,17 @@ from mlgeom.parallel import pmap
 from mlgeom.random import Seed, spawn
 
 #: The learners of :func:`rate_runs`, in the order of its output.
+__all__ = [
+    "RATE_DESIGNS",
+    "RATE_LEARNERS",
+    "RateRuns",
+    "forecast_log_vs_sqrt",
+    "hogd_predictions",
+    "hrls_predictions",
+    "last_decade",
+    "rate_runs",
+]
+
 RATE_LEARNERS = ("H-RLS", "H-OGD", "uniform guessing")
 
 #: Instance designs of :func:`rate_runs`: Theorem 2's two designs of the chapter.

@@ -67,6 +67,7 @@ from mlgeom.random import as_generator
 from mlgeom.stats import loglog_slope
 
 __all__ = [
+    "PRINTED",
     "ADVERSARY_LEARNERS",
     "SEPARATING_LEARNERS",
     "adversary_sweep",
