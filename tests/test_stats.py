@@ -129,6 +129,24 @@ def test_identical_values_give_a_zero_width_interval_at_the_value(values):
     assert iv.low == iv.estimate == iv.high == values[0]
 
 
+def test_rounding_is_not_a_spread():
+    """A deterministic quantity summed in another order per seed (issue 29: uniform guessing's
+    expected loss, se 5.9e-15, was labelled a t interval) gives a zero-width interval."""
+    import numpy as np
+
+    from mlgeom.stats import ROUNDING, mean_interval
+
+    rng = np.random.default_rng(0)
+    for centre in (9.92723, 0.0, -3.5e4):
+        values = np.full(10, centre) + rng.uniform(-1, 1, 10) * 1e-14 * max(1.0, abs(centre))
+        iv = mean_interval(values)
+        assert iv.width == 0 and iv.se == 0.0 and "up to rounding" in iv.method
+        assert iv.estimate == pytest.approx(values.mean(), abs=0, rel=0)
+    # a spread just above the threshold is a spread
+    iv = mean_interval([1.0, 1.0 + 3 * ROUNDING])
+    assert iv.width > 0 and iv.method == "t interval over 2 seeds"
+
+
 def test_paired_interval_is_the_interval_of_the_differences():
     import numpy as np
 

@@ -67,6 +67,37 @@ def test_a_zero_width_interval_is_refused_and_exact_is_judged_as_a_point(tmp_pat
     assert c.holds and c.to_json()["judge"] == "exact"
 
 
+def test_a_volatile_check_keeps_its_verdict_but_not_the_wall_time(tmp_path):
+    entry = {"id": "a.t", "kind": "check", "statement": "s", "criterion": "<= 30", "volatile": True}
+    rec = record(tmp_path, [entry])
+    with pytest.raises(TypeError, match="volatile.*value="):
+        rec.measure("a.t", 2.5)
+    c = rec.measure("a.t", "≤ 30 s", value=2.96)
+    out = c.to_json()
+    assert c.holds and out["volatile"] is True and "judged" not in out
+    assert C.Claim(**{**vars_of(c), "value": 0.69}).to_json() == out  # another run, same record
+    rec.write()
+    assert C.load_record(rec.path)["claims"][0]["volatile"] is True
+    forged = json.loads(rec.path.read_text(encoding="utf-8"))
+    forged["claims"][0]["judged"] = 2.96
+    rec.path.write_text(json.dumps(forged), encoding="utf-8")
+    with pytest.raises(ValueError, match="volatile"):
+        C.load_record(rec.path)
+    for bad in (
+        {"volatile": "yes"},
+        {"volatile": True, "judge": "exact"},
+        {"volatile": True, "kind": "result", "no_baseline": "none"},
+    ):
+        with pytest.raises(ValueError, match="volatile = true marks a check"):
+            registry(tmp_path, [{**entry, **bad}])
+
+
+def vars_of(claim):
+    from dataclasses import fields
+
+    return {f.name: getattr(claim, f.name) for f in fields(claim) if f.init}
+
+
 def test_the_competitor_is_judged_by_the_same_criterion(tmp_path):
     rec = record(tmp_path, [RESULT_IV])
     iv = Interval(1.5, 1.2, 1.8, 10, 0.95, TEN)

@@ -317,6 +317,9 @@ class Claim:
         the same criterion.
     scope : {"paper", "beyond"}, default="paper"
         Whether the claim is the paper's or the book's own.
+    volatile : bool, default=False
+        The criterion was applied to a wall time (``value``), which the record does not keep:
+        only ``measured`` (words) and the verdict are stored.
     extra : tuple of (str, str)
         Registry text stored with the claim (an erratum's quote and outcome, ``caused_by``).
     """
@@ -338,6 +341,7 @@ class Claim:
     not_comparable: str | None = None
     competitor: Baseline | None = None
     scope: str = "paper"
+    volatile: bool = False
     extra: tuple[tuple[str, str], ...] = ()
     holds: bool = field(init=False)
 
@@ -458,7 +462,9 @@ class Claim:
         }
         if self.criterion.bounds is not None:
             out["bounds"] = _bounds_json(self.criterion.bounds)
-        if self.value is not None and isinstance(self.value, bool | np.bool_ | int | float | str):
+        if self.volatile:
+            out["volatile"] = True  # judged on a wall time the record does not keep
+        elif self.value is not None and isinstance(self.value, bool | np.bool_ | int | float | str):
             out["judged"] = _judged_json(self.value)
         if self.not_comparable is not None:
             out["not_comparable"] = self.not_comparable
@@ -647,6 +653,11 @@ class ClaimsRecord:
                 f"{where}: its interval has zero width ({interval.method}): the quantity does not "
                 'vary with the seed, so it is exact; register judge = "exact" and pass the value'
             )
+        if entry.volatile and (value is None or not isinstance(measured, str)):
+            raise TypeError(
+                f"{where}: the registry marks it volatile (a wall time): pass the time as value= "
+                f"and words as measured (got measured={measured!r}, value={value!r})"
+            )
         if entry.kind == "result" and scale is None:
             raise TypeError(f"{where}: a result needs scale= (its horizon, size or range)")
         base: Baseline | str | None = None
@@ -711,6 +722,7 @@ class ClaimsRecord:
             not_comparable=entry.not_comparable,
             competitor=comp,
             scope=entry.scope,
+            volatile=entry.volatile,
             extra=extra,
         )
         if note is None:
@@ -1033,6 +1045,8 @@ def _check_contract_fields(p: Path, claim: dict[str, Any]) -> None:
     nc = claim.get("not_comparable")
     if nc is not None and (kind != "check" or not isinstance(nc, str) or not nc.strip()):
         raise ValueError(f"{where}: 'not_comparable' is a sentence, on a check only")
+    if "volatile" in claim and (claim["volatile"] is not True or "judged" in claim):
+        raise ValueError(f"{where}: 'volatile' is true and then the record keeps no 'judged' value")
     seeds = claim.get("seeds")
     if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1):
         raise ValueError(f"{where}: 'seeds' must be an integer >= 1; got {seeds!r}")

@@ -32,6 +32,10 @@ An interval claim measured over fewer than 10 seeds or splits (the book's defaul
 ``few_replicates = "why"``: e.g. a paper protocol of 5 disjoint splits, where more splits would
 change what is compared. The t interval over few replicates is wider, never narrower.
 
+A check judged on a wall time sets ``volatile = true``: the notebook passes the time as ``value=``
+and words as ``measured``, and the record keeps the verdict only (a time differs on every run,
+so storing it would make every re-execution a difference).
+
 A ``check`` may carry ``not_comparable = "why"``: a number shown beside the paper's on data that
 are not the paper's. It is computed and stored but counted apart, never as a pass or a failure.
 
@@ -105,6 +109,7 @@ _ENTRY_KEYS = {
     "note_if_fails",
     "not_comparable",
     "few_replicates",
+    "volatile",
     "competitor",
     "scope",
     "caused_by",
@@ -341,6 +346,7 @@ class RegistryEntry:
     note_if_fails: str | None = None
     not_comparable: str | None = None
     few_replicates: str | None = None
+    volatile: bool = False
     competitor: str | None = None
     scope: str = "paper"
     caused_by: str | None = None
@@ -486,6 +492,13 @@ def _entry(path: Path, i: int, raw: Any) -> RegistryEntry:
         raise ValueError(
             f"{where}: few_replicates explains an interval over few seeds; judge is {judge!r}"
         )
+    if "volatile" in raw and (
+        raw["volatile"] is not True or raw["kind"] != "check" or judge != "point"
+    ):
+        raise ValueError(
+            f"{where}: volatile = true marks a check judged on a wall time (judge point); "
+            f"got volatile = {raw['volatile']!r} on a {raw['kind']} judged by {judge!r}"
+        )
     if "note" in raw and "note_if_fails" in raw:
         raise ValueError(f"{where}: give 'note' or 'note_if_fails', not both")
     paper = raw.get("paper")
@@ -528,6 +541,7 @@ def _entry(path: Path, i: int, raw: Any) -> RegistryEntry:
         note_if_fails=raw.get("note_if_fails"),
         not_comparable=raw.get("not_comparable"),
         few_replicates=raw.get("few_replicates"),
+        volatile=bool(raw.get("volatile", False)),
     )
 
 
