@@ -190,6 +190,14 @@ def declare(reg: dict) -> None:
             n_starts=Int(1),
             n_grid=Int(2),
         )
+    reg[pre + "lemma_e1_error_exact"] = fn(
+        MS.lemma_e1_error_exact,
+        {"y": [0.5, -0.2], "z": [0.1, 0.3], "p": 4, "printed": False},
+        y=Array(),
+        z=Array(),
+        p=Int(2),
+        printed=FLAG,
+    )
     reg[pre + "lemma_e2_error_exact"] = fn(
         MS.lemma_e2_error_exact,
         {"y": [0.3, -0.2], "z": [0.1, 0.2], "i": 1, "p": 3.0, "printed": False, "digits": 30},

@@ -34,6 +34,34 @@ def test_even_maps_against_binomial_loop():
     assert not np.allclose(km.F_even(0.3, 4, printed=True), km.F_even(0.3, 4))
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.floats(-1, 1), min_size=1, max_size=4),
+    st.lists(st.floats(-1, 1), min_size=4, max_size=4),
+    st.sampled_from([2, 4, 6, 8]),
+)
+def test_lemma_e1_holds_exactly_with_alternating_signs(y, z, p):
+    """Lemma E.1 is the binomial theorem: in rational arithmetic the error is exactly zero,
+    where the float identity loses up to ~1e-10 relative when y and z are close (issue 32)."""
+    z = z[: len(y)]
+    assert km.lemma_e1_error_exact(y, z, p) == 0
+    printed = km.lemma_e1_error_exact(y, z, p, printed=True)
+    if p == 2 or y == z:
+        assert printed == 0  # the two readings of Definition 20 agree for p = 2
+    else:  # the all-minus reading, checked against the float maps where they are accurate
+        rhs = km.lemma_e1_rhs(y, z, p)
+        inner = km.G_even(y, p) @ km.H_even(z, p, printed=True)
+        scale = np.abs(km.G_even(y, p)) @ np.abs(km.H_even(z, p, printed=True))
+        assert abs(float(printed) * rhs - abs(inner - rhs)) <= 1e-12 * scale + 1e-300
+
+
+def test_lemma_e1_error_exact_refuses_bad_input():
+    with pytest.raises(ValueError, match="p"):
+        km.lemma_e1_error_exact([0.1], [0.2], 3)
+    with pytest.raises(ValueError, match="z"):
+        km.lemma_e1_error_exact([0.1, 0.2], [0.2], 4)
+
+
 def test_T_Q_inner_product_formula():
     x, q = np.array([0.3, -0.2]), np.array([0.1, 0.5])
     assert km.T_map(x) @ km.Q_map(q) == pytest.approx((2 * q @ x - x @ x) / math.sqrt(10))

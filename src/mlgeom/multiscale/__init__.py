@@ -116,6 +116,7 @@ __getattr__, __dir__, __all__ = attach(
             "T_map",
             "delta_i",
             "lemma_e1_rhs",
+            "lemma_e1_error_exact",
             "lemma_e2_bound",
             "lemma_e2_error_exact",
             "map_dimension",

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
+from fractions import Fraction
 from numbers import Real
 
 import numpy as np
@@ -50,6 +51,7 @@ __all__ = [
     "F_even",
     "H_even",
     "lemma_e1_rhs",
+    "lemma_e1_error_exact",
     "p_prime",
     "delta_i",
     "D_i",
@@ -243,6 +245,52 @@ def lemma_e1_rhs(y, z, p: int) -> float:
     p = _even_p(p)
     y, z = check_vector(y, "y"), check_vector(z, "z", size=np.size(y))
     return float(np.sum(((y - z) / p) ** p) / (p * y.size))
+
+
+def lemma_e1_error_exact(y, z, p: int, *, printed: bool = False) -> Fraction:
+    """Relative error of Lemma E.1, ``|⟨G(y), H(z)⟩ − rhs| / rhs``, in exact rational arithmetic.
+
+    The float identity loses digits where ``y`` and ``z`` are close (``rhs`` is then a small
+    difference of large terms: relative errors near 1e-10 at ``p = 8``). Here every float input
+    is converted exactly to a :class:`fractions.Fraction` and Definitions 19–21 are evaluated
+    term by term with the signs of :func:`F_even`, so the alternating-sign ``F`` gives exactly
+    zero and any other reading its exact error. The ``(pd)^{-1/2}`` factors of ``G`` and ``H``
+    multiply to ``1/(pd)``, which is rational.
+
+    Parameters
+    ----------
+    y, z : array_like, shape (d,)
+        The two points (finite floats).
+    p : int
+        Even integer ``p >= 2``.
+    printed : bool, default=False
+        ``True``: the ellipsis of Definition 20 read as all minus signs (as :func:`F_even`).
+
+    Returns
+    -------
+    fractions.Fraction
+        The exact relative error (the absolute error when ``y == z``, where ``rhs = 0``).
+
+    Examples
+    --------
+    >>> lemma_e1_error_exact([0.5, -0.25], [0.125, 0.5], 6)
+    Fraction(0, 1)
+    >>> lemma_e1_error_exact([0.5, -0.25], [0.125, 0.5], 6, printed=True) > 0
+    True
+    """
+    p = _even_p(p)
+    y, z = check_vector(y, "y"), check_vector(z, "z", size=np.size(y))
+    d = y.size
+    inner = Fraction(0)
+    rhs = Fraction(0)
+    for yj, zj in zip(y, z, strict=True):
+        a, b = Fraction(float(yj)) / p, Fraction(float(zj)) / p
+        for k in range(p + 1):
+            sign = (1 if k in (0, p) else -1) if printed else (-1) ** (p - k)
+            inner += a**k * sign * math.comb(p, k) * b ** (p - k)  # Ker(a)_k · F(b)_k
+        rhs += (a - b) ** p
+    err = abs(inner - rhs) / (p * d)
+    return err / (rhs / (p * d)) if rhs else err
 
 
 # ---------------------------------------------------------------- Appendix E.3 (any p) ---------
