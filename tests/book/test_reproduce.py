@@ -271,3 +271,19 @@ def test_an_edited_md_twin_is_synced_before_the_run(tmp_path):
     assert reproduce.sync_twin(ipynb) is True
     assert nbformat.read(ipynb, as_version=4).cells[0].source == "x = 2"
     assert reproduce.sync_twin(ipynb) is False  # now up to date
+
+
+def test_strip_volatile_drops_run_metadata_and_the_empty_tags_papermill_adds():
+    from mlgeom.book.reproduce import strip_volatile
+
+    nb = {
+        "metadata": {"papermill": {"duration": 1.0}, "kernelspec": {"name": "python3"}},
+        "cells": [
+            {"cell_type": "markdown", "metadata": {"tags": []}, "source": "x"},
+            {"cell_type": "code", "metadata": {"tags": ["remove-cell"]}, "source": "y"},
+        ],
+    }
+    out = strip_volatile(nb)
+    assert out["metadata"] == {"kernelspec": {"name": "python3"}}
+    assert out["cells"][0]["metadata"] == {}
+    assert out["cells"][1]["metadata"] == {"tags": ["remove-cell"]}

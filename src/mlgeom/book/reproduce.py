@@ -103,6 +103,8 @@ def strip_volatile(nb: dict) -> dict:
         cmeta = cell.get("metadata", {})
         for key in _VOLATILE_CELL_KEYS:
             cmeta.pop(key, None)
+        if cmeta.get("tags") == []:  # papermill adds an empty list to untagged cells
+            del cmeta["tags"]
     return nb
 
 
