@@ -98,6 +98,19 @@ def vars_of(claim):
     return {f.name: getattr(claim, f.name) for f in fields(claim) if f.init}
 
 
+def test_a_smoke_run_may_meet_identical_replicates(tmp_path):
+    """At the smoke profile two seeds can coincide by chance: the run goes on (its record is
+    never committed); at the book and paper profiles the zero-width interval is refused."""
+    reg = registry(tmp_path, [RESULT_IV])
+    flat = mean_interval([1.5, 1.5])
+    smoke = C.ClaimsRecord("demo", "smoke", directory=tmp_path / "r", registry=reg)
+    c = smoke.measure("a.iv", 1.5, interval=flat, scale="n", baseline=3.0, competitor=1.0)
+    assert c.holds and c.interval.width == 0
+    book = C.ClaimsRecord("demo", "book", directory=tmp_path / "r", registry=reg)
+    with pytest.raises(ValueError, match="zero width"):
+        book.measure("a.iv", 1.5, interval=flat, scale="n", baseline=3.0, competitor=1.0)
+
+
 def test_the_competitor_is_judged_by_the_same_criterion(tmp_path):
     rec = record(tmp_path, [RESULT_IV])
     iv = Interval(1.5, 1.2, 1.8, 10, 0.95, TEN)
