@@ -218,6 +218,21 @@ def _registry() -> dict[str, Spec]:
         groups=Skip("labels of any type"),
         level=Real(0.0, 1.0, low_open=True, high_open=True),
     )
+    reg["mlgeom.stats.loglog_fit_interval"] = fn(
+        St.loglog_fit_interval,
+        {
+            "X": [[2.0, 2.0], [4.0, 2.0], [2.0, 3.0], [4.0, 3.0]] * 2,
+            "y": [1.0, 2.0, 3.0, 5.0, 1.5, 2.5, 2.5, 6.0],
+            "groups": [0, 0, 0, 0, 1, 1, 1, 1],
+            "column": 0,
+            "level": 0.95,
+        },
+        X=Array(),
+        y=Array(),
+        groups=Skip("labels of any type"),
+        column=Int(0, maximum=1),
+        level=Real(0.0, 1.0, low_open=True, high_open=True),
+    )
     reg["mlgeom.stats.local_slopes"] = fn(
         St.local_slopes, {"x": [1.0, 2.0, 4.0], "y": [1.0, 2.0, 5.0]}, x=Array(), y=Array()
     )

@@ -10,7 +10,9 @@ Which interval a claim carries says what its replicates are:
   cross-validation folds of one corpus), with the Nadeau–Bengio correction of the variance.
 - :func:`slope_interval`: a power-law exponent fitted over all seeds' design points, with errors
   clustered by seed, so that the interval includes how well the power law fits;
-  :func:`local_slopes` shows whether it is one exponent at all.
+  :func:`local_slopes` shows whether it is one exponent at all. :func:`loglog_fit_interval` is
+  the same fit on several regressors (``log y = a + b_1 log x_1 + … + b_m log x_m``). Seeds whose
+  data are identical (up to :data:`ROUNDING`) give a zero-width interval, as above.
 - :func:`holm` and :func:`one_sided_p`: a chapter's family of headline claims judged together.
 """
 
@@ -28,6 +30,7 @@ __all__ = [
     "corrected_paired_interval",
     "holm",
     "local_slopes",
+    "loglog_fit_interval",
     "loglog_slope",
     "mean_interval",
     "one_sided_p",
@@ -338,6 +341,101 @@ def corrected_paired_interval(
     return Interval(mean, mean - half, mean + half, j, level, method, se, j - 1)
 
 
+def _groups(groups: object, n: int) -> tuple[np.ndarray, int]:
+    """Cluster index ``0..G-1`` of each of ``n`` points and the number ``G`` of clusters."""
+    g = np.asarray(groups)
+    if g.shape != (n,):
+        raise ValueError(f"groups must hold one seed per point ({n}); got shape {g.shape}")
+    labels, idx = np.unique(g, return_inverse=True)
+    if labels.size < 2:
+        raise ValueError(f"groups must hold at least two distinct seeds; got {labels.tolist()}")
+    return idx.reshape(-1), int(labels.size)
+
+
+def _identical_spread(lx: np.ndarray, ly: np.ndarray, idx: np.ndarray, n_groups: int):
+    """Return the spread over seeds if every seed has the same points (to ROUNDING), else None.
+
+    Each seed's points ``(log x, log y)`` are sorted; the seeds are identical when they have as
+    many points and each coordinate differs over the seeds by at most ``ROUNDING`` times
+    ``max(1, max |coordinate|)``.
+    """
+    counts = np.bincount(idx, minlength=n_groups)
+    if np.any(counts != counts[0]):
+        return None
+    z = np.column_stack([lx, ly])
+    per_seed = []
+    for k in range(n_groups):
+        zk = z[idx == k]
+        per_seed.append(zk[np.lexsort(zk.T[::-1])])
+    stacked = np.stack(per_seed)
+    spread = float(np.max(np.ptp(stacked, axis=0)))
+    if spread <= ROUNDING * max(1.0, float(np.max(np.abs(stacked)))):
+        return spread
+    return None
+
+
+def _clustered_loglog(
+    lx: np.ndarray, ly: np.ndarray, idx: np.ndarray, n_groups: int
+) -> tuple[np.ndarray, float, np.ndarray]:
+    """Least squares of ``ly`` on the ``m`` columns of ``lx`` and an intercept, CR1 errors.
+
+    Returns the ``m`` coefficients, the intercept and the coefficients' cluster-robust standard
+    errors: residual scores summed within a cluster, small-sample factor
+    ``G/(G-1) · (N-1)/(N-m-1)``.
+    """
+    n, m = lx.shape
+    factor = n_groups / (n_groups - 1) * (n - 1) / max(n - m - 1, 1)
+    if m == 1:
+        # one regressor in closed form: the arithmetic slope_interval has always done
+        x = np.ascontiguousarray(lx[:, 0])
+        xc = x - x.mean()
+        sxx = float(xc @ xc)
+        slope = float(xc @ (ly - ly.mean()) / sxx)
+        intercept = float(ly.mean() - slope * x.mean())
+        resid = ly - (intercept + slope * x)
+        scores = np.bincount(idx, weights=xc * resid, minlength=n_groups)
+        se = float(np.sqrt(factor * float(scores @ scores)) / sxx)
+        return np.array([slope]), intercept, np.array([se])
+    xc = lx - lx.mean(axis=0)
+    yc = ly - ly.mean()
+    gram = xc.T @ xc
+    coef = np.linalg.solve(gram, xc.T @ yc)
+    intercept = float(ly.mean() - lx.mean(axis=0) @ coef)
+    resid = yc - xc @ coef
+    scores = np.column_stack(
+        [np.bincount(idx, weights=xc[:, j] * resid, minlength=n_groups) for j in range(m)]
+    )
+    bread = np.linalg.inv(gram)
+    cov = factor * (bread @ (scores.T @ scores) @ bread)
+    return coef, intercept, np.sqrt(np.clip(np.diag(cov), 0.0, None))
+
+
+def _clustered_interval(  # noqa: PLR0913
+    estimate: float,
+    se: float,
+    n: int,
+    n_groups: int,
+    level: float,
+    spread: float | None,
+    regressors: str,
+) -> Interval:
+    """Build the t interval on ``G - 1`` df of a clustered fit (zero width: identical seeds)."""
+    from scipy import stats as sps
+
+    if spread is not None:
+        how = "(no spread)" if spread == 0 else f"up to rounding (spread {spread:.1g})"
+        method = f"identical over {n_groups} seeds {how}: log-log fit over {n} points"
+        return Interval(estimate, estimate, estimate, n_groups, level, method, 0.0, n_groups - 1)
+    half = float(sps.t.ppf((1 + level) / 2, n_groups - 1) * se)
+    method = (
+        f"log-log fit{regressors} over {n} points of {n_groups} seeds, errors clustered by seed "
+        f"(t, {n_groups - 1} df)"
+    )
+    return Interval(
+        estimate, estimate - half, estimate + half, n_groups, level, method, se, n_groups - 1
+    )
+
+
 def slope_interval(
     x: Sequence[float] | np.ndarray,
     y: Sequence[float] | np.ndarray,
@@ -351,6 +449,7 @@ def slope_interval(
     seed, small-sample factor ``G/(G-1) · (N-1)/(N-2)``), with a t quantile on ``G - 1`` degrees
     of freedom. The interval thus carries both the spread between seeds and how badly a single
     power law fits the design points (the residuals), unlike the spread of per-seed slopes.
+    :func:`loglog_fit_interval` is the same fit on several regressors.
 
     Parameters
     ----------
@@ -364,7 +463,10 @@ def slope_interval(
     Returns
     -------
     (SlopeFit, Interval)
-        The pooled fit (its ``stderr`` is the clustered one) and the exponent's interval.
+        The pooled fit (its ``stderr`` is the clustered one) and the exponent's interval. When
+        every seed has the same points up to :data:`ROUNDING` (a deterministic quantity), the
+        interval is the slope itself (width 0, ``se`` 0), method ``"identical over G seeds
+        ..."``: the claims machinery then judges it as the exact number it is.
 
     Examples
     --------
@@ -373,8 +475,6 @@ def slope_interval(
     >>> round(fit.slope, 12), iv.width < 1e-9
     (1.0, True)
     """
-    from scipy import stats as sps
-
     _check_level(level)
     xa, ya = _positive(x, "x"), _positive(y, "y")
     g = np.asarray(groups)
@@ -383,30 +483,101 @@ def slope_interval(
             f"x, y and groups must be 1-D of equal length; got shapes {xa.shape}, {ya.shape}, "
             f"{g.shape}"
         )
-    labels, idx = np.unique(g, return_inverse=True)
-    n_groups, n = labels.size, xa.size
-    if n_groups < 2:
-        raise ValueError(f"groups must hold at least two distinct seeds; got {labels.tolist()}")
+    idx, n_groups = _groups(g, xa.size)
     lx, ly = np.log(xa), np.log(ya)
     if np.ptp(lx) == 0:
         raise ValueError(f"x must take at least two distinct values for a slope; got {xa[0]} only")
-    xc = lx - lx.mean()
-    sxx = float(xc @ xc)
-    slope = float(xc @ (ly - ly.mean()) / sxx)
-    intercept = float(ly.mean() - slope * lx.mean())
-    resid = ly - (intercept + slope * lx)
-    scores = np.bincount(idx, weights=xc * resid, minlength=n_groups)
-    factor = n_groups / (n_groups - 1) * (n - 1) / max(n - 2, 1)
-    se = float(np.sqrt(factor * float(scores @ scores)) / sxx)
-    half = float(sps.t.ppf((1 + level) / 2, n_groups - 1) * se)
-    fit = SlopeFit(slope, intercept, se)
-    method = (
-        f"log-log fit over {n} points of {n_groups} seeds, errors clustered by seed "
-        f"(t, {n_groups - 1} df)"
-    )
-    return fit, Interval(
-        slope, slope - half, slope + half, n_groups, level, method, se, n_groups - 1
-    )
+    coef, intercept, se = _clustered_loglog(lx[:, None], ly, idx, n_groups)
+    spread = _identical_spread(lx, ly, idx, n_groups)
+    slope, stderr = float(coef[0]), 0.0 if spread is not None else float(se[0])
+    iv = _clustered_interval(slope, stderr, xa.size, n_groups, level, spread, "")
+    return SlopeFit(slope, intercept, stderr), iv
+
+
+def loglog_fit_interval(
+    X: Sequence[Sequence[float]] | np.ndarray,
+    y: Sequence[float] | np.ndarray,
+    groups: Sequence[object] | np.ndarray,
+    column: int = 0,
+    level: float = 0.95,
+) -> tuple[np.ndarray, Interval]:
+    """Fit a power law in several variables over all seeds' points, errors clustered by seed.
+
+    Fits ``log y = a + b_1 log x_1 + … + b_m log x_m`` by least squares over every (seed,
+    design point) pair and gives the interval of one exponent ``b_column`` from the
+    cluster-robust sandwich (CR1: residual scores summed within a seed, small-sample factor
+    ``G/(G-1) · (N-1)/(N-m-1)``) with a t quantile on ``G - 1`` degrees of freedom, as
+    :func:`slope_interval` does for one variable (with one column it gives the same numbers).
+
+    Parameters
+    ----------
+    X : array_like, shape (N, m) or (N,)
+        Positive, finite design values, one row per (seed, design point) and one column per
+        variable; the columns' logarithms must vary independently.
+    y : array_like, shape (N,)
+        Positive, finite measurements.
+    groups : array_like, shape (N,)
+        The seed (or other cluster) of each point; at least two distinct groups.
+    column : int, default=0
+        Which exponent the interval is of (``0 <= column < m``).
+    level : float, default=0.95
+        Confidence level.
+
+    Returns
+    -------
+    (numpy.ndarray, Interval)
+        The ``m`` fitted exponents ``b_1 … b_m`` and the interval of ``b_column``. When every
+        seed has the same points up to :data:`ROUNDING`, the interval has width 0 and method
+        ``"identical over G seeds ..."``.
+
+    Raises
+    ------
+    ValueError
+        If a value is not finite and positive, the shapes disagree, fewer than two seeds are
+        given, a column is constant or the columns are collinear, or ``column`` or ``level`` is
+        out of range.
+
+    Examples
+    --------
+    >>> X = [[2, 2], [4, 2], [2, 3], [4, 3]] * 2
+    >>> y = [p**1.5 * d**-0.5 * c for c in (1, 2) for p, d in X[:4]]
+    >>> b, iv = loglog_fit_interval(X, y, groups=[0] * 4 + [1] * 4, column=1)
+    >>> b.round(12).tolist(), round(iv.estimate, 12), iv.width < 1e-9
+    ([1.5, -0.5], -0.5, True)
+    """
+    _check_level(level)
+    xa, ya = _positive(X, "X"), _positive(y, "y")
+    if xa.ndim == 1:
+        xa = xa[:, None]
+    if xa.ndim != 2 or xa.shape[1] == 0:
+        raise ValueError(
+            f"X must be 1-D (one variable) or 2-D (points × variables); got shape {xa.shape}"
+        )
+    n, m = xa.shape
+    if ya.shape != (n,):
+        raise ValueError(f"y must hold one value per row of X ({n}); got shape {ya.shape}")
+    ok = isinstance(column, int | np.integer) and not isinstance(column, bool)
+    if not ok or not 0 <= column < m:
+        raise ValueError(f"column must be an integer in [0, {m}) (a column of X); got {column!r}")
+    idx, n_groups = _groups(groups, n)
+    lx, ly = np.log(xa), np.log(ya)
+    for j in range(m):
+        if np.ptp(lx[:, j]) == 0:
+            raise ValueError(
+                f"X's column {j} must take at least two distinct values; got {xa[0, j]} only"
+            )
+    lxc = lx - lx.mean(axis=0)
+    rank = int(np.linalg.matrix_rank(lxc))
+    if rank < m:
+        raise ValueError(
+            f"X's columns must vary independently on log axes; their rank is {rank} < {m}"
+        )
+    coef, _, se = _clustered_loglog(lx, ly, idx, n_groups)
+    spread = _identical_spread(lx, ly, idx, n_groups)
+    estimate = float(coef[column])
+    stderr = 0.0 if spread is not None else float(se[column])
+    regressors = f" on {m} variables" if m > 1 else ""
+    return coef, _clustered_interval(estimate, stderr, n, n_groups, level, spread, regressors)
 
 
 def local_slopes(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> np.ndarray:

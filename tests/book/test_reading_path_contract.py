@@ -31,8 +31,9 @@ def test_each_chapter_names_three_to_eight_headline_claims_with_computed_verdict
 
 #: Chapters whose rate claims are still judged on the spread of per-seed slopes (issue 29).
 RATES_PENDING = {
-    "lp_multiscale_kernels": "the L^p rate and exponent claims still use per-seed slopes "
-    "(Theorem 12's two-regressor fit has no clustered version yet); issue 29 stays open for them"
+    "lp_multiscale_kernels": "the late log-log slopes over T (lpmk.binary_slope_*, "
+    "lpmk.remark34_slope_*) and Theorem 17's slope ratio (lpmk.thm17_slope) still use per-seed "
+    "slopes; the exponent claims use the clustered fit; issue 29 stays open for the rest"
 }
 
 

@@ -159,6 +159,15 @@ def test_summary_tables_and_bad_input(monkeypatch):
     X = np.column_stack([np.ones(4), np.log(s0["p"]), np.log(s0["d"])])
     coef = np.linalg.lstsq(X, np.log(s0["total"]), rcond=None)[0]
     np.testing.assert_allclose(out["fits"]["ours"][0], coef[1:])
+    # the table's exponents: one fit over all seeds (every seed has the whole grid, so it is
+    # the mean of the per-seed fits) with the interval clustered by seed
+    for who in ("ours", "midpoint", "uniform guessing"):
+        for i, v in enumerate("pd"):
+            c = out["clustered"][who][v]
+            assert c.estimate == pytest.approx(out["fits"][who][:, i].mean(), rel=1e-10, abs=1e-12)
+            assert c.n == 3 and ("clustered by seed" in c.method or "identical" in c.method)
+    row = out["exponents"].set_index("learner").loc["ours"]
+    assert row["b_p (fit)"] == round(out["clustered"]["ours"]["p"].estimate, 3)
     with pytest.raises(TypeError, match="DataFrame"):
         E.even_p_rate_summary([1, 2])
     with pytest.raises(ValueError, match="columns"):

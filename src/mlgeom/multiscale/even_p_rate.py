@@ -439,11 +439,14 @@ def even_p_rate_summary(df: pd.DataFrame) -> dict:
         mean mistakes, the midpoint learner's, uniform guessing's expected loss, and each
         learner's mean share of its loss paid after round ``⌈T/2⌉``;
         ``fits``: per learner (and ``"uniform guessing"``) an array ``(n_seeds, 2)`` of
-        :func:`power_law_exponents` per seed; ``bound_exponents``: ``{"p": b_p, "d": b_d}`` of
-        the bound; ``exponents``: the table of the fits' means and 95% intervals beside the
-        bound's; ``ratio``: per seed, the largest ratio of ours' total loss to the bound.
+        :func:`power_law_exponents` per seed; ``clustered``: per learner ``{"p": Interval,
+        "d": Interval}``, the exponents of one least-squares fit over all seeds' points with
+        their 95% intervals clustered by seed (:func:`mlgeom.stats.loglog_fit_interval`; empty
+        with one seed); ``bound_exponents``: ``{"p": b_p, "d": b_d}`` of the bound;
+        ``exponents``: the table of the clustered fits beside the bound's exponents; ``ratio``:
+        per seed, the largest ratio of ours' total loss to the bound.
     """
-    from mlgeom.stats import mean_interval
+    from mlgeom.stats import loglog_fit_interval, mean_interval
 
     if not isinstance(df, pd.DataFrame):
         raise TypeError(
@@ -504,25 +507,38 @@ def even_p_rate_summary(df: pd.DataFrame) -> dict:
         fits[who] = np.array(
             [power_law_exponents(s["p"], s["d"], s[col]) for _, s in frame.groupby("seed")]
         )
+    clustered: dict[str, dict] = {}
+    for who, frame, col in (
+        ("ours", by["ours"], "total"),
+        ("midpoint", by["midpoint"], "total"),
+        ("uniform guessing", by["ours"], "uniform"),
+    ):
+        clustered[who] = {}
+        if frame["seed"].nunique() > 1:
+            X, y = frame[["p", "d"]].to_numpy(float), frame[col].to_numpy(float)
+            for i, v in enumerate("pd"):
+                clustered[who][v] = loglog_fit_interval(X, y, frame["seed"].to_numpy(), i)[1]
     rows = []
     for who, f in fits.items():
         row = {"learner": who}
         for i, v in enumerate("pd"):
-            row[f"b_{v} (mean)"] = round(float(f[:, i].mean()), 3)
-            row[f"b_{v} 95% interval"] = iv(f[:, i]) if len(f) > 1 else ""
+            c = clustered[who].get(v)
+            row[f"b_{v} (fit)"] = round(c.estimate if c else float(f[:, i].mean()), 3)
+            row[f"b_{v} 95% interval"] = f"[{c.low:.3g}, {c.high:.3g}]" if c else ""
         rows.append(row)
     rows.append(
         {
             "learner": "bound",
-            "b_p (mean)": round(bp, 3),
+            "b_p (fit)": round(bp, 3),
             "b_p 95% interval": "",
-            "b_d (mean)": round(bd, 3),
+            "b_d (fit)": round(bd, 3),
             "b_d 95% interval": "",
         }
     )
     return {
         "grid": grid.round(3),
         "fits": fits,
+        "clustered": clustered,
         "bound_exponents": {"p": bp, "d": bd},
         "exponents": pd.DataFrame(rows),
         "ratio": by["ours"].groupby("seed")["ratio"].max().to_numpy(),
