@@ -259,7 +259,7 @@ def _book_labels() -> set[str]:
     labels = set()
     for p in NOTEBOOKS:
         labels |= _labels(nbformat.read(p, as_version=4))
-    for p in (ROOT / "book").glob("*.md"):
+    for p in (ROOT / "book").rglob("*.md"):  # the appendix pages hold labels too
         text = p.read_text(encoding="utf-8")
         labels |= set(LABEL.findall(text)) | set(NAME_OPTION.findall(text))
     return labels
