@@ -293,17 +293,6 @@ def test_every_internal_link_resolves():
 # ------------------------------------------------------------ the reading path (issue 28)
 
 
-def _headlines_registered(notebook: str) -> bool:
-    import tomllib
-
-    reg = tomllib.loads((ROOT / "data" / "claims" / f"{notebook}.toml").read_text())
-    return bool(reg.get("headline"))
-
-
-def _has_summary_box(notebook: str) -> bool:
-    return "{chapter-summary}" in (ROOT / "notebooks" / f"{notebook}.md").read_text()
-
-
 def _reader(page: str, site, browser) -> dict:
     """The page's reader facts (from the page test when it ran, else by loading the page)."""
     if page not in READER:
@@ -312,13 +301,6 @@ def _reader(page: str, site, browser) -> dict:
         READER[page] = browser.execute_script(READER_FACTS)
         HEIGHTS[page] = browser.execute_script("return document.documentElement.scrollHeight")
     return READER[page]
-
-
-def _pending(notebook: str, done: bool, why: str):
-    """Mark a chapter's check as expected to fail until its chapter lands the change."""
-    return pytest.param(
-        notebook, marks=() if done else pytest.mark.xfail(strict=False, reason=why), id=notebook
-    )
 
 
 def test_the_landing_page_shows_a_verdict_per_paper_above_the_fold(site, browser):
@@ -344,13 +326,7 @@ def test_the_landing_page_shows_a_verdict_per_paper_above_the_fold(site, browser
         assert row["bottom"] <= SCREEN_PX, f"{chapter}: verdict at {row['bottom']:.0f} px"
 
 
-@pytest.mark.parametrize(
-    "notebook",
-    [
-        _pending(nb, _headlines_registered(nb), "the chapter's [[headline]] tables are not in")
-        for nb in _toc_notebooks()
-    ],
-)
+@pytest.mark.parametrize("notebook", _toc_notebooks())
 def test_every_paper_has_its_headline_verdicts_on_the_landing_page(notebook, site, browser):
     browser.get(f"{site}/book/intro.html")
     n = browser.execute_script(
@@ -360,13 +336,7 @@ def test_every_paper_has_its_headline_verdicts_on_the_landing_page(notebook, sit
     assert n >= 3, f"{notebook}: {n} headline verdicts on the landing page"
 
 
-@pytest.mark.parametrize(
-    "notebook",
-    [
-        _pending(nb, _has_summary_box(nb), "the chapter's restructured first cell is not in")
-        for nb in _toc_notebooks()
-    ],
-)
+@pytest.mark.parametrize("notebook", _toc_notebooks())
 def test_each_chapters_first_screen_has_its_verdict_box(notebook, site, browser):
     browser.get(f"{site}/notebooks/{notebook}.html")
     top = browser.execute_script(
@@ -379,22 +349,7 @@ def test_each_chapters_first_screen_has_its_verdict_box(notebook, site, browser)
     assert top < SCREEN_PX, f"{notebook}: the verdict box starts at {top:.0f} px"
 
 
-#: Chapters still over the limit at 1280×800, each with the reason (issue 28 measured 47-100
-#: screens each before the restructuring): an entry marks its chapter's test a strict xfail, so a
-#: chapter that fits makes its entry fail and the dict only shrinks. Empty now: every chapter fits
-#: (the L^p chapter, the last entry, went from 40 to 28 screens); keep the mechanism for new ones.
-OVER_30: dict[str, str] = {}
-
-
-@pytest.mark.parametrize(
-    "notebook",
-    [
-        pytest.param(nb, marks=pytest.mark.xfail(strict=True, reason=OVER_30[nb]))
-        if nb in OVER_30
-        else nb
-        for nb in _toc_notebooks()
-    ],
-)
+@pytest.mark.parametrize("notebook", _toc_notebooks())
 def test_a_chapter_page_is_at_most_30_screens(notebook, site, browser):
     page = f"notebooks/{notebook}.html"
     _reader(page, site, browser)
