@@ -965,7 +965,7 @@ def _scope_book() -> dict[str, Spec]:
         bounds=Skip("a Bounds or None"),
     )
     reg["mlgeom.book.Bounds.contains"] = method(
-        lambda: B.Bounds(high=1.0), "contains", {"m": 0.5}, m=Real()
+        lambda: B.Bounds(high=1.0), "contains", {"value": 0.5}, value=Real()
     )
     for m in ("contains_all", "contains_any"):
         reg[f"mlgeom.book.Bounds.{m}"] = method(

@@ -2,6 +2,7 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,3 +21,11 @@ def pytest_configure(config):
     # No tqdm bars from mlgeom.parallel.pmap in test output or in the notebooks the tests run
     # (their kernels inherit this environment); tests of the bars set it themselves.
     os.environ["MLGEOM_PROGRESS"] = "0"
+
+
+# Property tests draw the same examples on every run (CI must not fail on a new random draw it
+# never saw locally); HYPOTHESIS_PROFILE=explore searches afresh, with more examples.
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("explore", max_examples=500, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

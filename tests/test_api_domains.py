@@ -127,17 +127,8 @@ def test_valid_call_succeeds(key):
     spec.make()(**spec.valid())
 
 
-#: Messages naming another word than the parameter, in files this change may not touch.
-KNOWN_NAMES = {
-    "mlgeom.book.Bounds.contains": "mlgeom/book/registry.py is another item's: its message "
-    "calls the parameter m 'measured'",
-}
-
-
 @pytest.mark.parametrize("key, param, k", _probes())
 def test_bad_value_gives_one_clear_error(key, param, k):
-    if key in KNOWN_NAMES:
-        pytest.xfail(KNOWN_NAMES[key])
     spec: Spec = registry()[key]
     kwargs = spec.valid()
     bad = spec.domains[param].probes(kwargs.get(param))[k]

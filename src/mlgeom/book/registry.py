@@ -162,15 +162,15 @@ class Bounds:
     high_closed: bool = True
     equal: Any = None
 
-    def contains(self, m: Any) -> bool:
-        """Whether the value ``m`` satisfies the criterion."""
+    def contains(self, value: Any) -> bool:
+        """Whether the measured ``value`` satisfies the criterion."""
         if isinstance(self.equal, bool):  # a boolean, or its stored text "True"/"False"
-            if isinstance(m, str):
-                return m == str(self.equal)
-            return isinstance(m, bool | np.bool_) and bool(m) == self.equal
+            if isinstance(value, str):
+                return value == str(self.equal)
+            return isinstance(value, bool | np.bool_) and bool(value) == self.equal
         if self.equal is not None:
-            return bool(m == self.equal)
-        v = _number("measured", m)
+            return bool(value == self.equal)
+        v = _number("value", value)
         above = v >= self.low if self.low_closed else v > self.low
         below = v <= self.high if self.high_closed else v < self.high
         return bool(above and below)
