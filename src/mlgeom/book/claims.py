@@ -639,8 +639,16 @@ class ClaimsRecord:
                 f"got {sorted(given)}"
             )
         given["paper"] = entry.paper
+        _json_value(f"{where}: measured", measured)  # refuses a non-finite number by its name
+        if value is not None:
+            _json_value(f"{where}: value", value)
         bounds, description = entry.criterion.resolve(given)
         criterion = _criterion_from(bounds, description)
+        if value is None and isinstance(measured, str) and bounds.equal is None:
+            raise ValueError(
+                f"{where}: measured is words ({measured!r}) but the criterion is numeric: "
+                "pass the number as measured, or as value= next to the words"
+            )
         if entry.judge == "interval" and interval is None:
             raise TypeError(f"{where}: the registry judges it on an interval; pass interval=")
         if entry.judge != "interval" and interval is not None:
