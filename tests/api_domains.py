@@ -233,6 +233,23 @@ def _registry() -> dict[str, Spec]:
         column=Int(0, maximum=1),
         level=Real(0.0, 1.0, low_open=True, high_open=True),
     )
+    reg["mlgeom.stats.within_fit_interval"] = fn(
+        St.within_fit_interval,
+        {
+            "X": [1.0, 2.0, 3.0, 1.0, 2.0, 3.0],
+            "y": [1.0, 2.0, 3.5, 4.0, 5.5, 6.0],
+            "groups": [0, 0, 0, 1, 1, 1],
+            "strata": None,
+            "level": 0.95,
+            "what": "fit",
+        },
+        X=Array(),
+        y=Array(),
+        groups=Skip("labels of any type"),
+        strata=Skip("labels of any type, each inside one seed"),
+        level=Real(0.0, 1.0, low_open=True, high_open=True),
+        what=NAME,
+    )
     reg["mlgeom.stats.local_slopes"] = fn(
         St.local_slopes, {"x": [1.0, 2.0, 4.0], "y": [1.0, 2.0, 5.0]}, x=Array(), y=Array()
     )

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from tests.api_domains import FLAG, SEED, Array, Choice, Int, Real, Skip, fn, method
 
@@ -782,6 +783,47 @@ def declare(reg: dict) -> None:
         {"Ts": [10.0, 100.0, 1000.0], "curve": [1.0, 10.0, 100.0]},
         Ts=Array(),
         curve=Array(),
+    )
+    late = {"Ts": [10.0, 100.0, 1000.0], "curves": [[1.0, 10.0, 90.0], [2.0, 21.0, 200.0]]}
+    reg[pre + "late_slope_interval"] = fn(
+        MS.late_slope_interval,
+        late | {"level": 0.95},
+        Ts=Array(),
+        curves=Array(),
+        level=Real(0.0, 1.0, low_open=True, high_open=True),
+    )
+    reg[pre + "late_slope_gap_interval"] = fn(
+        MS.late_slope_gap_interval,
+        {
+            "Ts": late["Ts"],
+            "curves_a": late["curves"],
+            "curves_b": [[1.0, 2.0, 4.5], [3.0, 6.0, 11.0]],
+            "level": 0.95,
+        },
+        Ts=Array(),
+        curves_a=Array(),
+        curves_b=Array(),
+        level=Real(0.0, 1.0, low_open=True, high_open=True),
+    )
+    reg[pre + "bits_slope_interval"] = fn(
+        MS.bits_slope_interval,
+        lambda: {
+            "table": pd.DataFrame(
+                {
+                    "seed": [0, 0, 0, 1, 1, 1],
+                    "k": [2] * 6,
+                    "bits": [1.0, 2.0, 3.0] * 2,
+                    "ours": [1.0, 2.0, 3.5, 1.5, 2.0, 3.0],
+                }
+            ),
+            "who": "ours",
+            "bound": {2: 2.0},
+            "level": 0.95,
+        },
+        table=Skip("a DataFrame with the named columns (checked by name)"),
+        who=Skip("a column name (checked against the table)"),
+        bound=Skip("a mapping k -> bound (checked for every k)"),
+        level=Real(0.0, 1.0, low_open=True, high_open=True),
     )
     reg[pre + "binary_sweep"] = fn(
         MS.binary_sweep,

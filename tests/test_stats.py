@@ -438,3 +438,103 @@ def test_loglog_fit_interval_names_the_bad_value(kwargs, message):
     } | kwargs
     with pytest.raises(ValueError, match=message):
         loglog_fit_interval(**args)
+
+
+# ---------------------------------------------------------------- within_fit_interval (issue 29)
+def _panel(seed, n_seeds=6, horizons=(100.0, 300.0, 1000.0, 3000.0)):
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    T = np.tile(np.asarray(horizons), n_seeds)
+    groups = np.repeat(np.arange(n_seeds), len(horizons))
+    level = rng.uniform(1, 50, n_seeds)[groups]
+    y = level * T**0.3 * np.exp(0.1 * rng.standard_normal(T.size))
+    return np.log(T), np.log(y), groups
+
+
+def test_within_fit_interval_matches_the_cr1_sandwich_with_dummies_in_the_design():
+    """Oracle: one dummy column per seed in the design (Frisch–Waugh–Lovell gives the same
+    slope and, with the nested dummies not counted in the small-sample factor, the same CR1
+    standard error), computed by an explicit loop over seeds."""
+    import numpy as np
+    from scipy import stats as sps
+
+    from mlgeom.stats import within_fit_interval
+
+    lx, ly, groups = _panel(1)
+    n, G = lx.size, 6
+    Z = np.column_stack([lx] + [(groups == g).astype(float) for g in range(G)])
+    coef = np.linalg.lstsq(Z, ly, rcond=None)[0]
+    e = ly - Z @ coef
+    bread = np.linalg.inv(Z.T @ Z)
+    meat = np.zeros((G + 1, G + 1))
+    for g in range(G):
+        s = Z[groups == g].T @ e[groups == g]
+        meat += np.outer(s, s)
+    cov = G / (G - 1) * (n - 1) / (n - 2) * bread @ meat @ bread
+    b, (iv,) = within_fit_interval(lx, ly, groups, what="log-log fit")
+    assert b[0] == pytest.approx(coef[0], rel=1e-10)
+    assert iv.se == pytest.approx(np.sqrt(cov[0, 0]), rel=1e-9)
+    assert iv.high - iv.estimate == pytest.approx(sps.t.ppf(0.975, G - 1) * iv.se, rel=1e-9)
+    assert "clustered by seed" in iv.method and "log-log fit" in iv.method
+
+
+def test_within_fit_interval_ignores_seed_levels():
+    """Adding any constant per seed (its level) changes neither the slope nor its interval."""
+    import numpy as np
+
+    from mlgeom.stats import within_fit_interval
+
+    lx, ly, groups = _panel(2)
+    shift = np.random.default_rng(3).normal(0, 5, 6)[groups]
+    (b1, (i1,)), (b2, (i2,)) = (within_fit_interval(lx, v, groups) for v in (ly, ly + shift))
+    assert b1 == pytest.approx(b2, rel=1e-9)
+    assert (i1.low, i1.high) == pytest.approx((i2.low, i2.high), rel=1e-9)
+
+
+def test_within_fit_interval_paired_difference_of_two_learners_slopes():
+    """Strata (seed, learner) inside seeds: the interaction column is the slope difference."""
+    import numpy as np
+
+    from mlgeom.stats import within_fit_interval
+
+    lx, ly_a, groups = _panel(5)
+    ly_b = ly_a - 0.2 * lx + np.random.default_rng(6).normal(0, 0.01, lx.size)
+    X = np.column_stack([np.r_[lx, lx], np.r_[lx, 0 * lx]])  # log T, log T · [learner a]
+    y = np.r_[ly_a, ly_b]
+    g = np.r_[groups, groups]
+    strata = np.r_[groups * 2, groups * 2 + 1]
+    b, (_, gap) = within_fit_interval(X, y, g, strata=strata)
+    assert gap.low < 0.2 < gap.high and gap.estimate == pytest.approx(0.2, abs=0.02)
+    assert "one intercept per stratum" in gap.method
+
+
+def test_within_fit_interval_exact_model_has_zero_width():
+    import numpy as np
+
+    from mlgeom.stats import within_fit_interval
+
+    lx = np.log(np.tile([10.0, 100.0, 1000.0], 3))
+    g = np.repeat([0, 1, 2], 3)
+    b, (iv,) = within_fit_interval(lx, 0.7 * lx + g * 3.0, g)
+    assert iv.width == 0 and iv.estimate == pytest.approx(0.7) and iv.method.startswith("exact")
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"y": [1.0, float("nan"), 2.0, 3.0]}, r"y must be finite; got nan at index \(1,\)"),
+        ({"y": [1.0, 2.0]}, r"y must hold one value per row of X \(4\); got shape \(2,\)"),
+        ({"groups": [0, 0, 0, 0]}, r"at least two distinct seeds"),
+        ({"strata": [0, 1, 1, 2]}, r"strata must each lie inside one seed; stratum 1 spans two"),
+        ({"strata": [0, 0, 1]}, r"strata must hold one label per point \(4\)"),
+        ({"X": [1.0, 1.0, 2.0, 2.0]}, r"X's column 0 does not vary within any stratum"),
+        ({"level": 0.0}, r"level must be a number in \(0, 1\); got 0.0"),
+    ],
+)
+def test_within_fit_interval_names_the_bad_value(kwargs, message):
+    from mlgeom.stats import within_fit_interval
+
+    args = {"X": [1.0, 2.0, 1.0, 2.0], "y": [1.0, 2.0, 3.0, 5.0], "groups": [0, 0, 1, 1]} | kwargs
+    with pytest.raises(ValueError, match=message):
+        within_fit_interval(**args)

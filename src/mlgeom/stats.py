@@ -13,6 +13,10 @@ Which interval a claim carries says what its replicates are:
   :func:`local_slopes` shows whether it is one exponent at all. :func:`loglog_fit_interval` is
   the same fit on several regressors (``log y = a + b_1 log x_1 + … + b_m log x_m``). Seeds whose
   data are identical (up to :data:`ROUNDING`) give a zero-width interval, as above.
+- :func:`within_fit_interval`: the same clustered least squares on given regressors with one
+  intercept per seed (or per stratum inside a seed): the slope of a curve over a window where
+  seeds differ in level (a cumulative loss over late horizons), a paired difference of two
+  learners' slopes, or several slopes at once.
 - :func:`holm` and :func:`one_sided_p`: a chapter's family of headline claims judged together.
 """
 
@@ -36,6 +40,7 @@ __all__ = [
     "one_sided_p",
     "paired_interval",
     "slope_interval",
+    "within_fit_interval",
 ]
 
 ROUNDING = 1e-12
@@ -578,6 +583,153 @@ def loglog_fit_interval(
     stderr = 0.0 if spread is not None else float(se[column])
     regressors = f" on {m} variables" if m > 1 else ""
     return coef, _clustered_interval(estimate, stderr, n, n_groups, level, spread, regressors)
+
+
+def within_fit_interval(  # noqa: PLR0913
+    X: Sequence[Sequence[float]] | np.ndarray,
+    y: Sequence[float] | np.ndarray,
+    groups: Sequence[object] | np.ndarray,
+    strata: Sequence[object] | np.ndarray | None = None,
+    level: float = 0.95,
+    what: str = "fit",
+) -> tuple[np.ndarray, list[Interval]]:
+    """Least squares with one intercept per stratum, errors clustered by seed.
+
+    Fits ``y = a_s + b_1 x_1 + … + b_m x_m`` over every point, with its own intercept ``a_s``
+    for each stratum ``s`` (by default each seed: a seed-level offset, such as a seed's total
+    loss at the start of a window, does not enter the slopes), by least squares on the
+    values demeaned within strata. The coefficients' variances come from the cluster-robust
+    sandwich (CR1: residual scores summed within a seed, factor ``G/(G-1) · (N-1)/(N-m-1)``;
+    the strata's intercepts are not counted as they are nested in the seeds, Cameron & Miller
+    2015, §III.B), with t quantiles on ``G - 1`` degrees of freedom. The intervals thus carry
+    both the spread between seeds and how badly the model fits within them.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, m) or (N,)
+        Finite regressors (take logarithms first for a power law), one row per point.
+    y : array_like, shape (N,)
+        Finite responses.
+    groups : array_like, shape (N,)
+        The seed (cluster) of each point; at least two distinct seeds.
+    strata : array_like, shape (N,), optional
+        The intercept each point shares (default: its seed). Each stratum lies inside one seed.
+    level : float, default=0.95
+        Confidence level of each interval.
+    what : str, default="fit"
+        What was fitted, in words, for the intervals' ``method`` (e.g. ``"log-log fit"``).
+
+    Returns
+    -------
+    (numpy.ndarray, list of Interval)
+        The ``m`` coefficients and one interval per coefficient. When every residual is at
+        most :data:`ROUNDING` times ``max(1, max |y|)`` (the model is exact on every seed), the
+        intervals have width 0, method ``"exact ..."``: the claims machinery then asks for the
+        number to be judged as a point.
+
+    Raises
+    ------
+    ValueError
+        If a value is not finite, the shapes disagree, fewer than two seeds are given, a
+        stratum spans two seeds, a column does not vary within strata or the columns are
+        collinear there, or ``level`` is out of range.
+
+    Examples
+    --------
+    Two seeds on the same power law ``y = c_s T^{0.5}`` at different levels ``c_s``:
+
+    >>> T = np.array([100.0, 1000.0, 10000.0] * 2)
+    >>> y = np.r_[1.0, 1.0, 1.0, 3.0, 3.0, 3.0] * T**0.5
+    >>> b, (iv,) = within_fit_interval(np.log(T), np.log(y), groups=[0, 0, 0, 1, 1, 1])
+    >>> round(float(b[0]), 12), iv.width
+    (0.5, 0.0)
+    """
+    from scipy import stats as sps
+
+    _check_level(level)
+    xa, ya = _as_float(X, "X"), _as_float(y, "y")
+    if xa.ndim == 1:
+        xa = xa[:, None]
+    if xa.ndim != 2 or xa.shape[1] == 0:
+        raise ValueError(
+            f"X must be 1-D (one regressor) or 2-D (points × regressors); got {xa.shape}"
+        )
+    n, m = xa.shape
+    if ya.shape != (n,):
+        raise ValueError(f"y must hold one value per row of X ({n}); got shape {ya.shape}")
+    for name, v in (("X", xa), ("y", ya)):
+        if not np.all(np.isfinite(v)):
+            bad = tuple(int(i) for i in np.argwhere(~np.isfinite(v))[0])
+            raise ValueError(f"{name} must be finite; got {v[bad].item()!r} at index {bad}")
+    idx, n_groups = _groups(groups, n)
+    if strata is None:
+        sidx, n_strata = idx, n_groups
+    else:
+        st = np.asarray(strata)
+        if st.shape != (n,):
+            raise ValueError(f"strata must hold one label per point ({n}); got shape {st.shape}")
+        _, sidx = np.unique(st, return_inverse=True)
+        sidx = sidx.reshape(-1)
+        n_strata = int(sidx.max()) + 1
+        owner = np.full(n_strata, -1)
+        for s_, g_ in zip(sidx, idx, strict=True):
+            if owner[s_] not in (-1, g_):
+                label = st[sidx == s_][0].item()
+                raise ValueError(
+                    f"strata must each lie inside one seed; stratum {label!r} spans two"
+                )
+            owner[s_] = g_
+
+    def demean(v: np.ndarray) -> np.ndarray:
+        counts = np.bincount(sidx, minlength=n_strata)
+        if v.ndim == 1:
+            return v - (np.bincount(sidx, weights=v, minlength=n_strata) / counts)[sidx]
+        return np.column_stack([demean(v[:, j]) for j in range(v.shape[1])])
+
+    xw, yw = demean(xa), demean(ya)
+    for j in range(m):
+        if not np.any(np.abs(xw[:, j]) > 1e-12 * max(1.0, float(np.max(np.abs(xa[:, j]))))):
+            raise ValueError(f"X's column {j} does not vary within any stratum: no slope")
+    rank = int(np.linalg.matrix_rank(xw))
+    if rank < m:
+        raise ValueError(f"X's columns must vary independently within strata; rank {rank} < {m}")
+    gram = xw.T @ xw
+    coef = np.linalg.solve(gram, xw.T @ yw)
+    resid = yw - xw @ coef
+    exact = bool(np.max(np.abs(resid)) <= ROUNDING * max(1.0, float(np.max(np.abs(ya)))))
+    if exact:
+        se = np.zeros(m)
+    else:
+        scores = np.column_stack(
+            [np.bincount(idx, weights=xw[:, j] * resid, minlength=n_groups) for j in range(m)]
+        )
+        bread = np.linalg.inv(gram)
+        factor = n_groups / (n_groups - 1) * (n - 1) / max(n - m - 1, 1)
+        cov = factor * (bread @ (scores.T @ scores) @ bread)
+        se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    per = "seed" if strata is None else "stratum"
+    if exact:
+        method = f"exact {what} (no residual) with one intercept per {per} over {n} points"
+    else:
+        method = (
+            f"{what} with one intercept per {per} over {n} points of {n_groups} seeds, errors "
+            f"clustered by seed (t, {n_groups - 1} df)"
+        )
+    q = float(sps.t.ppf((1 + level) / 2, n_groups - 1))
+    intervals = [
+        Interval(
+            float(b),
+            float(b - q * e),
+            float(b + q * e),
+            n_groups,
+            level,
+            method,
+            float(e),
+            n_groups - 1,
+        )
+        for b, e in zip(coef, se, strict=True)
+    ]
+    return coef, intervals
 
 
 def local_slopes(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> np.ndarray:

@@ -21,13 +21,17 @@ paper's learner and its strawmen (:mod:`.baselines`, the Perceptron) on the same
   (Lemma A.1).
 * :func:`printed_split_runs`: the printed-law sampler's split of ``K_t + z_iB_d`` in
   ``d = 2, 3, 5`` (exact areas in ``d = 2``; exact-law rejection estimates beyond).
-* :func:`late_slope`: the log–log slope of a cumulative-loss curve over late horizons.
+* :func:`late_slope`: the log–log slope of one cumulative-loss curve over late horizons;
+  :func:`late_slope_interval` and :func:`late_slope_gap_interval`: the slope (or two learners'
+  paired slope difference) fitted over all seeds' curves at once, with the fit's uncertainty
+  (issue 29); :func:`bits_slope_interval`: Theorem 17's largest slope ratio over ``k``.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -35,6 +39,7 @@ import pandas as pd
 from mlgeom._validation import (
     check_in,
     check_int_vector,
+    check_matrix,
     check_positive_int,
     check_real,
     check_vector,
@@ -64,7 +69,7 @@ from mlgeom.multiscale.contextual_search import (
 from mlgeom.multiscale.partition_learners import HyperplaneLearner
 from mlgeom.parallel import pmap
 from mlgeom.random import as_generator
-from mlgeom.stats import loglog_slope
+from mlgeom.stats import Interval, loglog_slope, within_fit_interval
 
 __all__ = [
     "PRINTED",
@@ -131,6 +136,187 @@ def late_slope(Ts, curve) -> float:
     if keep.sum() < 2:
         return 0.0
     return float(loglog_slope(Ts[keep], curve[keep]).slope)
+
+
+def _late_points(Ts, curves, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Return the (log T, log loss, seed) points with positive loss and the seeds left out.
+
+    A seed is left out when it pays loss at fewer than two of the horizons.
+    """
+    Ts = check_vector_in(Ts, "Ts", low=0.0, low_inclusive=False, min_size=2)
+    c = check_matrix(curves, name, n_cols=Ts.size, min_rows=2)
+    if np.any(c < 0):
+        raise ValueError(f"{name} must be >= 0 (cumulative losses); got {float(c[c < 0][0])!r}")
+    seed = np.broadcast_to(np.arange(c.shape[0])[:, None], c.shape)
+    use = (c > 0) & ((c > 0).sum(axis=1) >= 2)[:, None]
+    left_out = int(np.sum(~use.any(axis=1)))
+    lT = np.broadcast_to(np.log(Ts), c.shape)
+    return lT[use], np.log(c[use]), seed[use], left_out
+
+
+def _flat(n: int, level: float, why: str) -> Interval:
+    return Interval(0.0, 0.0, 0.0, max(n, 2), level, why)
+
+
+def late_slope_interval(Ts, curves, level: float = 0.95) -> Interval:
+    """Late log–log slope of cumulative losses, fitted over all seeds with its uncertainty.
+
+    One least-squares fit of ``log loss = a_s + b log T`` over every seed's late horizons, with
+    an intercept ``a_s`` per seed (seeds differ in how much loss they paid before the window;
+    that is not growth) and errors clustered by seed
+    (:func:`mlgeom.stats.within_fit_interval`): the interval carries the spread between seeds
+    and how far each seed's curve is from one power law over the window, unlike the spread of
+    per-seed slopes (:func:`late_slope`). Horizons where a seed has paid no loss yet have no
+    logarithm and are left out; a seed that pays loss at fewer than two horizons (flat: slope
+    0) is left out of the fit, and the interval's ``method`` says how many were.
+
+    Parameters
+    ----------
+    Ts : array_like, shape (k,)
+        The late horizons (positive, at least two).
+    curves : array_like, shape (n_seeds, k)
+        Each seed's cumulative loss at ``Ts`` (finite, ``>= 0``; at least two seeds).
+    level : float, default=0.95
+        Confidence level.
+
+    Returns
+    -------
+    Interval
+        The fitted slope and its interval. With fewer than two seeds paying loss at two
+        horizons, or when every seed's curve is one exact power law with a common slope, the
+        interval has width 0 (the slope is then the exact number it is).
+
+    Examples
+    --------
+    >>> iv = late_slope_interval([10, 100, 1000], [[1, 10, 100], [2, 20, 200], [0, 0, 0]])
+    >>> round(iv.estimate, 12), iv.width
+    (1.0, 0.0)
+    >>> iv.method.split("; ")[1]
+    '1 of 3 seeds paid no loss at two horizons and are left out (flat)'
+    """
+    lT, ly, seed, left_out = _late_points(Ts, curves, "curves")
+    n_seeds = np.shape(curves)[0]
+    if np.unique(seed).size < 2:
+        return _flat(
+            n_seeds,
+            level,
+            f"no loss at two late horizons on {n_seeds - left_out} of "
+            f"{n_seeds} seeds: flat, slope 0",
+        )
+    _, (iv,) = within_fit_interval(lT, ly, seed, level=level, what="log-log fit of the late loss")
+    if left_out:
+        iv = replace(
+            iv,
+            method=f"{iv.method}; {left_out} of {n_seeds} seeds paid no loss at two "
+            "horizons and are left out (flat)",
+        )
+    return iv
+
+
+def late_slope_gap_interval(Ts, curves_a, curves_b, level: float = 0.95) -> Interval:
+    """Paired difference of two learners' late log–log slopes (``a − b``) on the same seeds.
+
+    One fit over both learners' curves with an intercept per (seed, learner), a common slope and
+    the slope difference as a second coefficient, errors clustered by seed (the two learners
+    share each seed's instance): the interval of the difference carries the fit's uncertainty.
+    Points and seeds are kept or left out as in :func:`late_slope_interval`.
+
+    Examples
+    --------
+    >>> a = [[1, 10, 100], [2, 20, 200]]  # slope 1
+    >>> b = [[1, 2, 4], [3, 6, 12]]  # slope log10(2)
+    >>> round(late_slope_gap_interval([10, 100, 1000], a, b).estimate, 6)
+    0.69897
+    """
+    la, ya, sa, _ = _late_points(Ts, curves_a, "curves_a")
+    lb, yb, sb, _ = _late_points(Ts, curves_b, "curves_b")
+    if np.shape(curves_a) != np.shape(curves_b):
+        raise ValueError(
+            f"curves_a and curves_b must have one curve per seed each (paired); got shapes "
+            f"{np.shape(curves_a)} and {np.shape(curves_b)}"
+        )
+    n_seeds = np.shape(curves_a)[0]
+    if np.unique(sa).size < 2 or np.unique(sb).size < 2:
+        return _flat(
+            n_seeds,
+            level,
+            "fewer than two seeds pay loss at two late horizons for one "
+            "of the learners: no slope difference to fit, 0",
+        )
+    X = np.column_stack([np.r_[la, lb], np.r_[la, np.zeros_like(lb)]])
+    groups = np.r_[sa, sb]
+    strata = np.r_[2 * sa, 2 * sb + 1]
+    _, (_, gap) = within_fit_interval(
+        X,
+        np.r_[ya, yb],
+        groups,
+        strata=strata,
+        level=level,
+        what="paired log-log fit of the late losses (slope difference)",
+    )
+    return gap
+
+
+def bits_slope_interval(table: pd.DataFrame, who: str, bound: dict, level: float = 0.95):
+    """Theorem 17: the largest over ``k`` of the slope of mistakes in ``log2(1/γ)`` over its bound.
+
+    For each ``k``, mistakes divided by the per-bit bound ``bound[k]`` are fitted linearly in
+    ``bits = log2(1/γ)`` over all seeds at once, with an intercept per (seed, ``k``) and errors
+    clustered by seed (:func:`mlgeom.stats.within_fit_interval`). The reported number is the
+    largest fitted slope ratio over ``k``; its interval, ``[max_k low_k, max_k high_k]`` from
+    intervals at level ``1 − (1 − level)/K`` each (Bonferroni over the ``K`` values of ``k``),
+    holds the largest true ratio with probability at least ``level``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per (seed, k, γ) with columns ``seed``, ``k``, ``bits`` and ``who``.
+    who : str
+        The learner's column.
+    bound : dict
+        ``k`` → the bound's mistakes per bit, ``C(k, 2) · d · log_{4/3} 2``.
+    level : float, default=0.95
+
+    Returns
+    -------
+    (Interval, dict)
+        The interval of the largest ratio and each ``k``'s fitted ratio.
+    """
+    level = check_real(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    for col in ("seed", "k", "bits", who):
+        if col not in table:
+            raise ValueError(f"table must have a column {col!r}; got {list(table.columns)}")
+    ks = sorted(int(k) for k in table["k"].unique())
+    missing = [k for k in ks if k not in bound]
+    if missing:
+        raise ValueError(f"bound must give the per-bit bound of every k; missing {missing}")
+    X = np.column_stack([table["bits"].to_numpy() * (table["k"].to_numpy() == k) for k in ks])
+    y = table[who].to_numpy(float) / table["k"].map(bound).to_numpy(float)
+    strata = table["seed"].astype(str) + "/" + table["k"].astype(str)
+    each = 1 - (1 - level) / len(ks)
+    coef, ivs = within_fit_interval(
+        X,
+        y,
+        table["seed"].to_numpy(),
+        strata=strata.to_numpy(),
+        level=each,
+        what=f"linear fit in log2(1/γ) per k (largest of {len(ks)}, Bonferroni)",
+    )
+    j = int(np.argmax(coef))
+    low = max(iv.low for iv in ivs)
+    high = max(iv.high for iv in ivs)
+    ref = ivs[j]
+    iv = Interval(
+        float(coef[j]),
+        min(low, float(coef[j])),
+        max(high, float(coef[j])),
+        ref.n,
+        level,
+        ref.method,
+        ref.se,
+        ref.df,
+    )
+    return iv, {int(k): float(b) for k, b in zip(ks, coef, strict=True)}
 
 
 def _one_list_per(seeds, name: str, n: int, what: str) -> None:
