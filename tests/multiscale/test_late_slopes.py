@@ -39,15 +39,19 @@ def test_exact_power_laws_give_their_slope_with_no_width():
     assert iv.estimate == pytest.approx(0.25) and iv.width == 0 and iv.method.startswith("exact")
 
 
-def test_seeds_without_late_loss_are_left_out_and_named():
+def test_flat_seeds_weigh_for_slope_zero_as_the_per_seed_slopes_do():
+    """A seed paying loss at fewer than two horizons has slope 0 (late_slope): the fit is still
+    the mean of the per-seed slopes, and the method names the flat seeds."""
     c = _curves(1)
     c[2] = 0.0
-    c[5, :3] = 0.0  # pays loss at one horizon only
+    c[5, :3] = 0.0  # pays loss at the last horizon only
     iv = late_slope_interval(TS, c)
-    assert iv.n == 6 and iv.method.endswith(
-        "2 of 8 seeds paid no loss at two horizons and are left out (flat)"
+    per_seed = [late_slope(TS, row) for row in c]
+    assert per_seed[2] == per_seed[5] == 0.0
+    assert iv.estimate == pytest.approx(np.mean(per_seed), rel=1e-9)
+    assert iv.n == 8 and iv.method.endswith(
+        "2 of 8 seeds pay loss at fewer than two horizons (flat, slope 0)"
     )
-    assert iv.estimate == pytest.approx(late_slope_interval(TS, np.delete(c, [2, 5], 0)).estimate)
 
 
 def test_leading_zeros_drop_those_horizons_only():
@@ -59,7 +63,20 @@ def test_leading_zeros_drop_those_horizons_only():
 
 def test_no_loss_anywhere_is_flat_and_exact():
     iv = late_slope_interval(TS, np.zeros((5, TS.size)))
-    assert (iv.estimate, iv.width, iv.n) == (0.0, 0.0, 5) and "flat, slope 0" in iv.method
+    assert (iv.estimate, iv.width, iv.n) == (0.0, 0.0, 5) and iv.method.startswith("exact")
+
+
+def test_one_seed_growing_among_flat_ones_has_a_positive_width():
+    c = np.zeros((10, TS.size))
+    c[3] = [1.0, 1.0, 2.0, 2.0]
+    iv = late_slope_interval(TS, c)
+    assert iv.estimate == pytest.approx(late_slope(TS, c[3]) / 10) and iv.width > 0
+
+
+def test_gap_against_a_flat_learner_is_minus_the_other_slope():
+    c = _curves(8)
+    gap = late_slope_gap_interval(TS, np.zeros_like(c), c)
+    assert gap.estimate == pytest.approx(-late_slope_interval(TS, c).estimate, rel=1e-9)
 
 
 def test_gap_of_balanced_curves_is_the_difference_of_the_fits():

@@ -139,23 +139,35 @@ def late_slope(Ts, curve) -> float:
 
 
 def _late_points(Ts, curves, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Return the (log T, log loss, seed) points with positive loss and the seeds left out.
+    """Return the (log T, log loss, seed) points of the fit and the number of flat seeds.
 
-    A seed is left out when it pays loss at fewer than two of the horizons.
+    A seed paying loss at two or more horizons gives its points with positive loss (a loss
+    first paid inside the window has no logarithm before it). A seed paying loss at fewer than
+    two horizons is flat (:func:`late_slope` gives it slope 0): it enters the fit as a constant
+    curve at every horizon, which weighs for slope 0 exactly as a seed with constant positive
+    loss does (with every seed at every horizon the fitted slope is the mean of the per-seed
+    slopes of :func:`late_slope`).
     """
     Ts = check_vector_in(Ts, "Ts", low=0.0, low_inclusive=False, min_size=2)
     c = check_matrix(curves, name, n_cols=Ts.size, min_rows=2)
     if np.any(c < 0):
         raise ValueError(f"{name} must be >= 0 (cumulative losses); got {float(c[c < 0][0])!r}")
+    flat = (c > 0).sum(axis=1) < 2
+    use = (c > 0) | flat[:, None]
+    y = np.log(np.where(flat[:, None], 1.0, np.where(c > 0, c, 1.0)))
     seed = np.broadcast_to(np.arange(c.shape[0])[:, None], c.shape)
-    use = (c > 0) & ((c > 0).sum(axis=1) >= 2)[:, None]
-    left_out = int(np.sum(~use.any(axis=1)))
     lT = np.broadcast_to(np.log(Ts), c.shape)
-    return lT[use], np.log(c[use]), seed[use], left_out
+    return lT[use], y[use], seed[use], int(flat.sum())
 
 
-def _flat(n: int, level: float, why: str) -> Interval:
-    return Interval(0.0, 0.0, 0.0, max(n, 2), level, why)
+def _with_flat(iv: Interval, n_flat: int, n_seeds: int) -> Interval:
+    if not n_flat:
+        return iv
+    return replace(
+        iv,
+        method=f"{iv.method}; {n_flat} of {n_seeds} seeds pay loss at fewer than two "
+        "horizons (flat, slope 0)",
+    )
 
 
 def late_slope_interval(Ts, curves, level: float = 0.95) -> Interval:
@@ -167,8 +179,8 @@ def late_slope_interval(Ts, curves, level: float = 0.95) -> Interval:
     (:func:`mlgeom.stats.within_fit_interval`): the interval carries the spread between seeds
     and how far each seed's curve is from one power law over the window, unlike the spread of
     per-seed slopes (:func:`late_slope`). Horizons where a seed has paid no loss yet have no
-    logarithm and are left out; a seed that pays loss at fewer than two horizons (flat: slope
-    0) is left out of the fit, and the interval's ``method`` says how many were.
+    logarithm and are left out; a seed that pays loss at fewer than two horizons is flat
+    (slope 0) and enters as a constant curve; the interval's ``method`` says how many were.
 
     Parameters
     ----------
@@ -182,35 +194,21 @@ def late_slope_interval(Ts, curves, level: float = 0.95) -> Interval:
     Returns
     -------
     Interval
-        The fitted slope and its interval. With fewer than two seeds paying loss at two
-        horizons, or when every seed's curve is one exact power law with a common slope, the
-        interval has width 0 (the slope is then the exact number it is).
+        The fitted slope and its interval. When every seed's curve is one exact power law with
+        a common slope (every seed flat included), the interval has width 0: the slope is
+        then the exact number it is.
 
     Examples
     --------
     >>> iv = late_slope_interval([10, 100, 1000], [[1, 10, 100], [2, 20, 200], [0, 0, 0]])
-    >>> round(iv.estimate, 12), iv.width
-    (1.0, 0.0)
+    >>> round(iv.estimate, 12), iv.width > 0
+    (0.666666666667, True)
     >>> iv.method.split("; ")[1]
-    '1 of 3 seeds paid no loss at two horizons and are left out (flat)'
+    '1 of 3 seeds pay loss at fewer than two horizons (flat, slope 0)'
     """
-    lT, ly, seed, left_out = _late_points(Ts, curves, "curves")
-    n_seeds = np.shape(curves)[0]
-    if np.unique(seed).size < 2:
-        return _flat(
-            n_seeds,
-            level,
-            f"no loss at two late horizons on {n_seeds - left_out} of "
-            f"{n_seeds} seeds: flat, slope 0",
-        )
+    lT, ly, seed, n_flat = _late_points(Ts, curves, "curves")
     _, (iv,) = within_fit_interval(lT, ly, seed, level=level, what="log-log fit of the late loss")
-    if left_out:
-        iv = replace(
-            iv,
-            method=f"{iv.method}; {left_out} of {n_seeds} seeds paid no loss at two "
-            "horizons and are left out (flat)",
-        )
-    return iv
+    return _with_flat(iv, n_flat, int(np.shape(curves)[0]))
 
 
 def late_slope_gap_interval(Ts, curves_a, curves_b, level: float = 0.95) -> Interval:
@@ -219,7 +217,7 @@ def late_slope_gap_interval(Ts, curves_a, curves_b, level: float = 0.95) -> Inte
     One fit over both learners' curves with an intercept per (seed, learner), a common slope and
     the slope difference as a second coefficient, errors clustered by seed (the two learners
     share each seed's instance): the interval of the difference carries the fit's uncertainty.
-    Points and seeds are kept or left out as in :func:`late_slope_interval`.
+    Points and flat seeds are treated as in :func:`late_slope_interval`.
 
     Examples
     --------
@@ -228,20 +226,12 @@ def late_slope_gap_interval(Ts, curves_a, curves_b, level: float = 0.95) -> Inte
     >>> round(late_slope_gap_interval([10, 100, 1000], a, b).estimate, 6)
     0.69897
     """
-    la, ya, sa, _ = _late_points(Ts, curves_a, "curves_a")
-    lb, yb, sb, _ = _late_points(Ts, curves_b, "curves_b")
+    la, ya, sa, flat_a = _late_points(Ts, curves_a, "curves_a")
+    lb, yb, sb, flat_b = _late_points(Ts, curves_b, "curves_b")
     if np.shape(curves_a) != np.shape(curves_b):
         raise ValueError(
             f"curves_a and curves_b must have one curve per seed each (paired); got shapes "
             f"{np.shape(curves_a)} and {np.shape(curves_b)}"
-        )
-    n_seeds = np.shape(curves_a)[0]
-    if np.unique(sa).size < 2 or np.unique(sb).size < 2:
-        return _flat(
-            n_seeds,
-            level,
-            "fewer than two seeds pay loss at two late horizons for one "
-            "of the learners: no slope difference to fit, 0",
         )
     X = np.column_stack([np.r_[la, lb], np.r_[la, np.zeros_like(lb)]])
     groups = np.r_[sa, sb]
@@ -254,6 +244,13 @@ def late_slope_gap_interval(Ts, curves_a, curves_b, level: float = 0.95) -> Inte
         level=level,
         what="paired log-log fit of the late losses (slope difference)",
     )
+    n = int(np.shape(curves_a)[0])
+    if flat_a or flat_b:
+        gap = replace(
+            gap,
+            method=f"{gap.method}; flat seeds (fewer than two horizons with loss): "
+            f"{flat_a} and {flat_b} of {n}",
+        )
     return gap
 
 
