@@ -499,6 +499,20 @@ def slope_interval(
     return SlopeFit(slope, intercept, stderr), iv
 
 
+def _design(xa: np.ndarray, ya: np.ndarray, what: str) -> tuple[np.ndarray, int, int]:
+    """Return ``X`` as (points × columns) with its shape, checking ``y`` has one value per row."""
+    if xa.ndim == 1:
+        xa = xa[:, None]
+    if xa.ndim != 2 or xa.shape[1] == 0:
+        raise ValueError(
+            f"X must be 1-D (one {what}) or 2-D (points × {what}s); got shape {xa.shape}"
+        )
+    n, m = xa.shape
+    if ya.shape != (n,):
+        raise ValueError(f"y must hold one value per row of X ({n}); got shape {ya.shape}")
+    return xa, n, m
+
+
 def loglog_fit_interval(
     X: Sequence[Sequence[float]] | np.ndarray,
     y: Sequence[float] | np.ndarray,
@@ -552,15 +566,7 @@ def loglog_fit_interval(
     """
     _check_level(level)
     xa, ya = _positive(X, "X"), _positive(y, "y")
-    if xa.ndim == 1:
-        xa = xa[:, None]
-    if xa.ndim != 2 or xa.shape[1] == 0:
-        raise ValueError(
-            f"X must be 1-D (one variable) or 2-D (points × variables); got shape {xa.shape}"
-        )
-    n, m = xa.shape
-    if ya.shape != (n,):
-        raise ValueError(f"y must hold one value per row of X ({n}); got shape {ya.shape}")
+    xa, n, m = _design(xa, ya, "variable")
     ok = isinstance(column, int | np.integer) and not isinstance(column, bool)
     if not ok or not 0 <= column < m:
         raise ValueError(f"column must be an integer in [0, {m}) (a column of X); got {column!r}")
@@ -648,15 +654,7 @@ def within_fit_interval(  # noqa: PLR0913
 
     _check_level(level)
     xa, ya = _as_float(X, "X"), _as_float(y, "y")
-    if xa.ndim == 1:
-        xa = xa[:, None]
-    if xa.ndim != 2 or xa.shape[1] == 0:
-        raise ValueError(
-            f"X must be 1-D (one regressor) or 2-D (points × regressors); got {xa.shape}"
-        )
-    n, m = xa.shape
-    if ya.shape != (n,):
-        raise ValueError(f"y must hold one value per row of X ({n}); got shape {ya.shape}")
+    xa, n, m = _design(xa, ya, "regressor")
     for name, v in (("X", xa), ("y", ya)):
         if not np.all(np.isfinite(v)):
             bad = tuple(int(i) for i in np.argwhere(~np.isfinite(v))[0])
