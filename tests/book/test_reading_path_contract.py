@@ -29,23 +29,7 @@ def test_each_chapter_names_three_to_eight_headline_claims_with_computed_verdict
     assert all(v.verdict in VERDICTS for v in verdicts)
 
 
-#: Chapters whose rate claims are still judged on the spread of per-seed slopes (issue 29).
-RATES_PENDING = {
-    "lp_multiscale_kernels": "the late log-log slopes over T (lpmk.binary_slope_*, "
-    "lpmk.remark34_slope_*) and Theorem 17's slope ratio (lpmk.thm17_slope) still use per-seed "
-    "slopes; the exponent claims use the clustered fit; issue 29 stays open for the rest"
-}
-
-
-@pytest.mark.parametrize(
-    "nb",
-    [
-        pytest.param(nb, marks=pytest.mark.xfail(strict=True, reason=RATES_PENDING[nb]))
-        if nb in RATES_PENDING
-        else nb
-        for nb in NOTEBOOKS
-    ],
-)
+@pytest.mark.parametrize("nb", NOTEBOOKS)
 def test_no_interval_of_zero_width_and_rates_carry_the_fit(nb):
     for c in _record(nb)["claims"]:
         for where, iv in [("claim", c.get("interval"))] + [
@@ -55,7 +39,8 @@ def test_no_interval_of_zero_width_and_rates_carry_the_fit(nb):
         ]:
             if isinstance(iv, dict):
                 assert iv["high"] > iv["low"], f"{nb}: {c['id']} {where}: zero-width interval"
-        if c.get("judge") == "interval" and RATE.search(c["id"]):
+        rate = RATE.search(c["id"]) or RATE.search(c["statement"].lower())
+        if c.get("judge") == "interval" and rate:
             assert "clustered" in c["interval"]["method"], (
                 f"{nb}: {c['id']} is a rate or exponent judged without the fit's uncertainty "
                 f"({c['interval']['method']}); use mlgeom.stats.slope_interval"
