@@ -33,8 +33,10 @@ _OK, _FAILED = 0, 1
 
 
 @numba.njit(cache=True)
-def _cholesky_solve(M, rhs, k, Lc, ybuf, out):
-    """Solve ``M[:k, :k] s = rhs[:k]`` (SPD) by Cholesky into ``out[:k]``; ``False`` if singular."""
+def _cholesky_solve(M, rhs):
+    """Solve ``Ms = rhs`` for a small SPD ``M`` by Cholesky; ``(s, ok)``."""
+    k = M.shape[0]
+    Lc = np.zeros((k, k))
     for i in range(k):
         for j in range(i + 1):
             s = M[i, j]
@@ -42,94 +44,37 @@ def _cholesky_solve(M, rhs, k, Lc, ybuf, out):
                 s -= Lc[i, q] * Lc[j, q]
             if i == j:
                 if s <= 1e-13 * M[i, i]:
-                    return False
+                    return rhs, False
                 Lc[i, i] = math.sqrt(s)
             else:
                 Lc[i, j] = s / Lc[j, j]
+    y = np.empty(k)
     for i in range(k):
         s = rhs[i]
         for q in range(i):
-            s -= Lc[i, q] * ybuf[q]
-        ybuf[i] = s / Lc[i, i]
+            s -= Lc[i, q] * y[q]
+        y[i] = s / Lc[i, i]
+    x = np.empty(k)
     for i in range(k - 1, -1, -1):
-        s = ybuf[i]
+        s = y[i]
         for q in range(i + 1, k):
-            s -= Lc[q, i] * out[q]
-        out[i] = s / Lc[i, i]
-    return True
+            s -= Lc[q, i] * x[q]
+        x[i] = s / Lc[i, i]
+    return x, True
 
 
 @numba.njit(cache=True)
-def _workspace(m):
-    """Scratch arrays of the active-set solve for ``m`` cuts (allocated once per call)."""
-    return (
-        np.zeros(m),  # lam
-        np.zeros(m, dtype=np.bool_),  # passive
-        np.zeros(m, dtype=np.bool_),  # barred
-        np.zeros(m),  # w
-        np.zeros(m, dtype=np.int64),  # idx
-        np.zeros((m, m)),  # M
-        np.zeros(m),  # rhs
-        np.zeros((m, m)),  # Lc
-        np.zeros(m),  # ybuf
-        np.zeros(m),  # s
-        np.zeros(m),  # tolw
-    )
+def _cone_multipliers(G, c, tolw, maxiter):
+    """Lawson–Hanson NNLS ``min_{λ>=0} ½λᵀGλ − cᵀλ`` (``G = AAᵀ``, ``c = Av``); ``(λ, ok)``.
 
-
-@numba.njit(cache=True)
-def _passive_solve(G, c, passive, ws):
-    """``s = G_PP^{-1} c_P`` on the passive set ``P``: ``(k, ok)``, ``s``/``idx`` in ``ws``."""
-    _, _, _, _, idx, M, rhs, Lc, ybuf, s, _ = ws
-    m = c.shape[0]
-    k = 0
-    for j in range(m):
-        if passive[j]:
-            idx[k] = j
-            k += 1
-    for a in range(k):
-        rhs[a] = c[idx[a]]
-        for b in range(k):
-            M[a, b] = G[idx[a], idx[b]]
-    return k, _cholesky_solve(M, rhs, k, Lc, ybuf, s)
-
-
-@numba.njit(cache=True)
-def _cone_multipliers(G, c, tolw, maxiter, guess, ws):
-    """Lawson–Hanson NNLS ``min_{λ>=0} ½λᵀGλ − cᵀλ`` (``G = AAᵀ``, ``c = Av``); ``ok``.
-
-    The multipliers are left in ``ws[0]``; ``v − Aᵀλ`` is the projection of ``v`` onto
-    ``{Av <= 0}`` (Moreau). ``guess`` (a boolean mask, e.g. the active cuts of the chain's
-    previous projection) is tried first as the passive set: when its solve is positive it is a
-    feasible start (the KKT check below still decides optimality), otherwise the solve starts
-    from ``λ = 0``. An index whose first solve gives it a non-positive multiplier (rounding) is
-    barred from re-entering.
+    ``v − Aᵀλ`` is then the projection of ``v`` onto ``{Av <= 0}`` (Moreau). An index whose
+    first solve gives it a non-positive multiplier (rounding) is barred from re-entering.
     """
-    lam, passive, barred, w, idx, _, _, _, _, s, _ = ws
     m = c.shape[0]
-    has_guess = False
-    for j in range(m):
-        lam[j] = 0.0
-        passive[j] = False
-        barred[j] = False
-        if guess[j]:
-            has_guess = True
-    if has_guess:
-        k, ok = _passive_solve(G, c, guess, ws)
-        pos = ok
-        if ok:
-            for a in range(k):
-                if s[a] <= 0.0:
-                    pos = False
-        if pos:
-            for a in range(k):
-                lam[idx[a]] = s[a]
-                passive[idx[a]] = True
-    for j in range(m):
-        s0 = c[j]
-        for q in range(m):
-            s0 -= G[j, q] * lam[q]
-        w[j] = s0
+    lam = np.zeros(m)
+    passive = np.zeros(m, dtype=np.bool_)
+    barred = np.zeros(m, dtype=np.bool_)
+    w = c.copy()
     it = 0
     while True:
         jb = -1
@@ -138,16 +83,32 @@ def _cone_multipliers(G, c, tolw, maxiter, guess, ws):
             if not passive[j] and not barred[j] and w[j] > tolw[j] and w[j] > wb:
                 jb, wb = j, w[j]
         if jb < 0:
-            return True
+            return lam, True
         passive[jb] = True
         first = True
         while True:
             it += 1
             if it > maxiter:
-                return False
-            k, ok = _passive_solve(G, c, passive, ws)
+                return lam, False
+            k = 0
+            for j in range(m):
+                if passive[j]:
+                    k += 1
+            idx = np.empty(k, dtype=np.int64)
+            k = 0
+            for j in range(m):
+                if passive[j]:
+                    idx[k] = j
+                    k += 1
+            M = np.empty((k, k))
+            rhs = np.empty(k)
+            for a in range(k):
+                rhs[a] = c[idx[a]]
+                for b in range(k):
+                    M[a, b] = G[idx[a], idx[b]]
+            s, ok = _cholesky_solve(M, rhs)
             if not ok:
-                return False
+                return lam, False
             pos = True
             for a in range(k):
                 if s[a] <= 0.0:
@@ -186,13 +147,8 @@ def _cone_multipliers(G, c, tolw, maxiter, guess, ws):
 
 
 @numba.njit(cache=True)
-def _member(x, Ax, A, G, norms, r, z, maxiter, active, ws):
-    """``dist(x, rB ∩ {Av <= 0}) <= z``: ``(inside, used_nnls, ok)``.
-
-    ``active`` (boolean, length ``m``): the passive set to try first; on return, the cuts
-    active at the projection of ``x`` (unchanged when no solve was needed). ``ws``: scratch
-    (:func:`_workspace`).
-    """
+def _member(x, Ax, A, G, norms, r, z, maxiter):
+    """``dist(x, rB ∩ {Av <= 0}) <= z``: ``(inside, used_nnls, ok)``."""
     d = x.shape[0]
     m = A.shape[0]
     xx = 0.0
@@ -201,40 +157,34 @@ def _member(x, Ax, A, G, norms, r, z, maxiter, active, ws):
     if xx <= z * z:  # 0 ∈ K
         return True, False, True
     nx = math.sqrt(xx)
-    lam = ws[0]
-    tolw = ws[10]
+    tolw = np.empty(m)
     inC = True
     for j in range(m):
         tolw[j] = 1e-12 * norms[j] * nx
         if Ax[j] > tolw[j]:
             inC = False
-    if inC:  # x ∈ C: its own projection onto C
-        if xx <= r * r:
-            return True, False, True
-        return nx - r <= z * (1.0 + 1e-12), False, True
-    if not _cone_multipliers(G, Ax, tolw, maxiter, active, ws):
-        return False, True, False
-    pp = 0.0
-    for q in range(d):
-        pq = x[q]
+    p = x.copy()
+    used = False
+    if not inC:
+        lam, ok = _cone_multipliers(G, Ax, tolw, maxiter)
+        if not ok:
+            return False, True, False
+        used = True
         for j in range(m):
             if lam[j] != 0.0:
-                pq -= lam[j] * A[j, q]
-        pp += pq * pq
-    for j in range(m):
-        active[j] = lam[j] > 0.0
+                for q in range(d):
+                    p[q] -= lam[j] * A[j, q]
+    pp = 0.0
+    for q in range(d):
+        pp += p[q] * p[q]
     scale = 1.0
     if pp > r * r:
         scale = r / math.sqrt(pp)
     dist2 = 0.0
     for q in range(d):
-        pq = x[q]
-        for j in range(m):
-            if lam[j] != 0.0:
-                pq -= lam[j] * A[j, q]
-        e = x[q] - scale * pq
+        e = x[q] - scale * p[q]
         dist2 += e * e
-    return math.sqrt(dist2) <= z * (1.0 + 1e-12), True, True
+    return math.sqrt(dist2) <= z * (1.0 + 1e-12), used, True
 
 
 @numba.njit(cache=True)
@@ -247,11 +197,9 @@ def _membership_kernel(X, A, r, z, maxiter):
         norms[j] = math.sqrt(G[j, j])
     out = np.zeros(n, dtype=np.bool_)
     n_nnls = 0
-    active = np.zeros(m, dtype=np.bool_)
-    ws = _workspace(m)
     for i in range(n):
         Ax = A @ X[i] if m else np.zeros(0)
-        inside, used, ok = _member(X[i], Ax, A, G, norms, r, z, maxiter, active, ws)
+        inside, used, ok = _member(X[i], Ax, A, G, norms, r, z, maxiter)
         if not ok:
             return out, n_nnls, _FAILED
         out[i] = inside
@@ -276,12 +224,8 @@ def _steps_kernel(Y, L, A, r, z, n_steps, max_shrink, maxiter, gen):
     x = np.empty(d)
     Au = np.empty(m)
     Ax = np.empty(m)
-    active = np.zeros(m, dtype=np.bool_)
-    trial = np.zeros(m, dtype=np.bool_)
-    ws = _workspace(m)
     for i in range(n):
         y = Y[i]
-        active[:] = False
         Ay = A @ y if m else np.zeros(0)
         for _ in range(n_steps):
             for q in range(d):
@@ -320,8 +264,7 @@ def _steps_kernel(Y, L, A, r, z, n_steps, max_shrink, maxiter, gen):
                     x[q] = y[q] + t * u[q]
                 for j in range(m):
                     Ax[j] = Ay[j] + t * Au[j]
-                trial[:] = active
-                inside, used, ok = _member(x, Ax, A, G, norms, r, z, maxiter, trial, ws)
+                inside, used, ok = _member(x, Ax, A, G, norms, r, z, maxiter)
                 n_tests += 1
                 n_nnls += used
                 if not ok:
@@ -331,7 +274,6 @@ def _steps_kernel(Y, L, A, r, z, n_steps, max_shrink, maxiter, gen):
                         y[q] = x[q]
                     for j in range(m):
                         Ay[j] = Ax[j]
-                        active[j] = trial[j]
                     break
                 if t > 0:
                     hi = t
