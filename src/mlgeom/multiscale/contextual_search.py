@@ -40,6 +40,7 @@ from mlgeom._validation import (
     check_real,
     check_vector,
 )
+from mlgeom.multiscale.minkowski_kernel import sum_hit_and_run, sum_membership
 from mlgeom.multiscale.printed_law import _k_boundary, _offset, median_2d, state_rng
 from mlgeom.random import as_generator
 
@@ -403,7 +404,13 @@ class BallKnowledgeSet:
         return X
 
     def minkowski_hit_and_run(
-        self, Y, z: float, n_steps: int, rng=None, cuts: np.ndarray | None = None
+        self,
+        Y,
+        z: float,
+        n_steps: int,
+        rng=None,
+        cuts: np.ndarray | None = None,
+        engine: str = "numpy",
     ) -> np.ndarray:
         """Hit-and-run on ``K + zB_d`` from the rows of ``Y``; return the moved points.
 
@@ -444,6 +451,14 @@ class BallKnowledgeSet:
         cuts : numpy.ndarray of shape (m', d), optional
             The cuts to use instead of all of ``A``: the non-redundant ones
             (:func:`irredundant_cuts`), which define the same ``K``.
+        engine : {"numpy", "compiled"}, default="numpy"
+            ``"numpy"``: this vectorised reference. ``"compiled"``: the same chain, step law
+            and direction factor (re-estimated every 4 steps) run point by point in numba
+            (:func:`~mlgeom.multiscale.minkowski_kernel.sum_hit_and_run`: products ``Av``
+            carried along the chord, active-set projections); its draws come from ``rng`` in
+            another order, so the points differ from the reference's but have the same law.
+            If a compiled projection fails (singular face system), the call is redone from
+            ``Y`` by the reference with the generator where it stands.
 
         Returns
         -------
@@ -466,8 +481,11 @@ class BallKnowledgeSet:
                 "minkowski_hit_and_run needs cuts through the origin (b = 0); got b = "
                 f"{self.b.tolist()}"
             )
+        engine = check_in(engine, "engine", ("numpy", "compiled"))
         rng = self.rng if rng is None else as_generator(rng)
         A = self.A if cuts is None else check_matrix(cuts, "cuts", n_cols=self.d, min_rows=0)
+        if engine == "compiled":
+            return self._compiled_hit_and_run(Y, z, n_steps, rng, A)
         offsets = z * np.linalg.norm(A, axis=1)
         L = np.eye(self.d)
         for step in range(n_steps):
@@ -492,16 +510,45 @@ class BallKnowledgeSet:
             self.n_sum_steps += len(Y)
         return Y
 
-    def _in_sum(self, X: np.ndarray, z: float, A: np.ndarray | None = None) -> np.ndarray:
+    def _compiled_hit_and_run(self, Y, z, n_steps, rng, A) -> np.ndarray:
+        """:meth:`minkowski_hit_and_run` with ``engine="compiled"`` (inputs checked there)."""
+        start = Y.copy()
+        Y = np.ascontiguousarray(Y, dtype=float)
+        L = np.eye(self.d)
+        done = 0
+        while done < n_steps:
+            if len(Y) > 1:
+                L = _direction_factor(Y)
+            k = min(_ROUNDING_EVERY, n_steps - done)
+            n_tests, n_nnls, ok = sum_hit_and_run(Y, L, A, self.radius, z, k, rng, _MAX_SHRINK)
+            self.n_sum_tests += n_tests
+            self.n_nnls += n_nnls
+            if not ok:  # a singular face system: the reference, from the starting points
+                return self.minkowski_hit_and_run(start, z, n_steps, rng, A, engine="numpy")
+            self.n_sum_steps += k * len(Y)
+            done += k
+        return Y
+
+    def _in_sum(
+        self, X: np.ndarray, z: float, A: np.ndarray | None = None, engine: str = "numpy"
+    ) -> np.ndarray:
         """Membership of the rows of ``X`` in ``K + zB_d`` (``dist(x, K) <= z``), ``b = 0``.
 
         Decided without projecting when ``‖x‖ <= z`` (``0 ∈ K``, so ``dist(x, K) <= ‖x‖``);
-        otherwise by :func:`_project_ball_cone`.
+        otherwise by :func:`_project_ball_cone` (``engine="numpy"``) or by the compiled
+        active-set projection (``"compiled"``, :func:`~mlgeom.multiscale.minkowski_kernel.\
+sum_membership`; the reference when that fails).
         """
+        A = self.A if A is None else A
+        if engine == "compiled":
+            ok, n_nnls, good = sum_membership(X, A, self.radius, z)
+            if good:
+                self.n_sum_tests += len(X)
+                self.n_nnls += n_nnls
+                return ok
         self.n_sum_tests += len(X)
         ok = np.einsum("ij,ij->i", X, X) <= z * z
         rest = np.flatnonzero(~ok)
-        A = self.A if A is None else A
         P, n_nnls = _project_ball_cone(A, X[rest], self.radius)
         self.n_nnls += n_nnls
         ok[rest] = np.linalg.norm(X[rest] - P, axis=1) <= z * (1.0 + 1e-12)
@@ -664,7 +711,7 @@ class ContextualSearch:
             if old is None:
                 Y = self.K.particles + z * self._noise
             else:
-                keep = self.K._in_sum(old, z, A)
+                keep = self.K._in_sum(old, z, A, engine="compiled")
                 if keep.sum() >= len(old) / 2:
                     steps = self.warm_steps
                 if keep.any():
@@ -674,7 +721,7 @@ class ContextualSearch:
                 else:
                     Y = self.K.particles + z * self._noise
                     steps = self.sum_steps
-            Y = self.K.minkowski_hit_and_run(Y, z, steps, rng, A)
+            Y = self.K.minkowski_hit_and_run(Y, z, steps, rng, A, engine="compiled")
             self._pools[i] = self._cache[i] = Y
         return float(np.median(self._cache[i] @ x))
 

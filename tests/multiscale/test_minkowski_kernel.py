@@ -1,0 +1,119 @@
+"""The compiled hit-and-run on ``K + zB_d`` (:mod:`mlgeom.multiscale.minkowski_kernel`)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from mlgeom import multiscale as L
+from mlgeom.multiscale import minkowski_kernel as mk
+from mlgeom.multiscale.contextual_search import _project_ball_cone, irredundant_cuts
+
+
+def _random_cone(rng, d, m):
+    A = rng.standard_normal((m, d))
+    u = rng.standard_normal(d)
+    return A * np.where(A @ u > 0, -1.0, 1.0)[:, None]
+
+
+def _knowledge_set(A, n_particles, seed, warm=50):
+    K = L.BallKnowledgeSet(A.shape[1], n_particles=n_particles, seed=seed)
+    for a in A:
+        K.cut(a, 0.0)
+    K.hit_and_run(warm)
+    return K
+
+
+@pytest.mark.parametrize("d", [3, 5, 7])
+def test_membership_matches_the_reference_projection(d):
+    # the active-set projection decides dist(x, K) <= z as the NNLS reference does
+    rng = np.random.default_rng(40 + d)
+    for _ in range(30):
+        A = irredundant_cuts(_random_cone(rng, d, int(rng.integers(1, 15))))
+        z = float(10 ** rng.uniform(-3, -0.5))
+        X = rng.standard_normal((200, d)) * rng.uniform(0.02, 1.0)
+        P, _ = _project_ball_cone(A, X, 1.0)
+        dist = np.linalg.norm(X - P, axis=1)
+        inside, n_nnls, ok = mk.sum_membership(X, A, 1.0, z)
+        assert ok and 0 <= n_nnls <= len(X)
+        clear = np.abs(dist / z - 1) > 1e-9  # rounding may decide the boundary either way
+        np.testing.assert_array_equal(inside[clear], (dist <= z)[clear])
+
+
+def test_membership_without_cuts_is_the_larger_ball():
+    X = np.array([[1.05, 0.0, 0.0], [0.0, 1.11, 0.0]])
+    inside, n_nnls, ok = mk.sum_membership(X, np.zeros((0, 3)), 1.0, 0.1)
+    assert ok and n_nnls == 0 and inside.tolist() == [True, False]
+
+
+def test_compiled_chain_stays_inside_and_is_deterministic():
+    rng = np.random.default_rng(5)
+    A = _random_cone(rng, 4, 5)
+    K = _knowledge_set(A, 200, 1)
+    z = 0.02
+    Y0 = K.particles + z * L.uniform_ball(200, 4, rng)
+    Y1 = K.minkowski_hit_and_run(Y0, z, 9, np.random.default_rng(8), engine="compiled")
+    Y2 = K.minkowski_hit_and_run(Y0, z, 9, np.random.default_rng(8), engine="compiled")
+    np.testing.assert_array_equal(Y1, Y2)  # a function of the generator's state
+    assert not np.allclose(Y1, Y0)
+    P, _ = _project_ball_cone(A, Y1, 1.0)
+    assert np.all(np.linalg.norm(Y1 - P, axis=1) <= z * (1 + 1e-9))
+    assert K.n_sum_steps == 2 * 9 * 200 and K.n_sum_tests >= 9 * 200
+
+
+def test_compiled_chain_has_the_reference_law_d3():
+    # the compiled and NumPy chains from the same starts: both match exact rejection samples
+    # of K + zB_3 on random sides (the test of the reference, test_minkowski_sampler)
+    rng = np.random.default_rng(3)
+    A = _random_cone(rng, 3, 3)
+    z = 0.08
+    K = _knowledge_set(A, 1500, 2)
+    Y0 = K.particles + z * L.uniform_ball(1500, 3, rng)
+    Y = K.minkowski_hit_and_run(Y0, z, 30, rng, engine="compiled")
+    R = L.uniform_ball(200000, 3, rng, 1.0 + z)
+    R = R[np.linalg.norm(R - L.project_ball_cone(A, R), axis=1) <= z]
+    for _ in range(10):
+        q = rng.standard_normal(3)
+        g = float(np.quantile(R @ q, rng.uniform(0.1, 0.9)))
+        f, f_ref = np.mean(Y @ q >= g), np.mean(R @ q >= g)
+        se = math.sqrt(f_ref * (1 - f_ref) * (1 / len(Y) + 1 / len(R)))
+        assert abs(f - f_ref) < 4 * se
+
+
+def test_failed_projection_falls_back_to_the_reference(monkeypatch):
+    # a kernel that reports a failed solve: the call is redone by the NumPy chain
+    rng = np.random.default_rng(6)
+    A = _random_cone(rng, 3, 3)
+    K = _knowledge_set(A, 50, 1)
+    Y0 = K.particles + 0.05 * L.uniform_ball(50, 3, rng)
+    monkeypatch.setattr(
+        "mlgeom.multiscale.contextual_search.sum_hit_and_run", lambda *a, **k: (0, 0, False)
+    )
+    Y = K.minkowski_hit_and_run(Y0, 0.05, 4, np.random.default_rng(1), engine="compiled")
+    ref = K.minkowski_hit_and_run(Y0, 0.05, 4, np.random.default_rng(1))
+    np.testing.assert_array_equal(Y, ref)
+
+
+def test_bad_engine():
+    K = L.BallKnowledgeSet(3, n_particles=4, seed=0)
+    with pytest.raises(ValueError, match="engine"):
+        K.minkowski_hit_and_run(K.particles, 0.1, 1, engine="fortran")
+
+
+@pytest.mark.parametrize("d", [3, 5])
+def test_printed_guess_deterministic_with_the_compiled_chain(d):
+    rng = np.random.default_rng(11)
+    w = rng.standard_normal(d)
+    Q = rng.standard_normal((8, d))
+    guesses = []
+    for _ in range(2):
+        h = L.HyperplaneLearner(d, seed=4, sampler="printed")
+        g = []
+        for q in Q:
+            a = h.assess(q)
+            g.append(a["guess"])
+            h.learn(q, 1 if q @ w >= 0 else 2, a["label"])
+        guesses.append(g)
+    assert guesses[0] == guesses[1]
