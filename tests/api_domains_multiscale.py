@@ -494,13 +494,21 @@ def declare(reg: dict) -> None:
     wQ = {"w": [1.0, 0.0], "Q": [[0.6, 0.8], [-0.6, 0.8], [0.1, -0.9]]}
     reg[pre + "run_binary"] = fn(
         MS.run_binary,
-        {**wQ, "seed": 0, "alpha": 1.0, "width_method": "cone", "perceptron": True},
+        {
+            **wQ,
+            "seed": 0,
+            "alpha": 1.0,
+            "width_method": "cone",
+            "perceptron": True,
+            "sampler": "convolution",
+        },
         w=Array(),
         Q=Array(),
         seed=SEED,
         alpha=Real(0.0, low_open=True),
         width_method=Choice(("lp", "cone")),
         perceptron=FLAG,
+        sampler=Choice(("convolution", "minkowski", "printed")),
     )
     for f in ("run_midpoint", "uniform_guessing_loss"):
         reg[pre + f] = fn(
@@ -827,11 +835,12 @@ def declare(reg: dict) -> None:
     )
     reg[pre + "binary_sweep"] = fn(
         MS.binary_sweep,
-        lambda: {"stream": "boundary", "T": 3, "d": 2, "seeds": [_rng()]},
+        lambda: {"stream": "boundary", "T": 3, "d": 2, "seeds": [_rng()], "printed": False},
         stream=Choice(("boundary", "mixed")),
         T=Int(1),
         d=Int(2),
         seeds=SEEDS,
+        printed=FLAG,
     )
     reg[pre + "adversary_sweep"] = fn(
         _in_process(MS.adversary_sweep),

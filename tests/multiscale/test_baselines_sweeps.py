@@ -96,6 +96,21 @@ def test_binary_sweep_is_seeded_and_runs_four_learners():
         sweeps.binary_sweep("other", 10, 3, spawn(0, 1))
 
 
+def test_binary_sweep_with_the_printed_law_leaves_the_other_learners_unchanged():
+    """The printed learner's generator is spawned after the other runs (issue 32)."""
+    plain = sweeps.binary_sweep("mixed", 60, 3, spawn(7, 2))
+    both = sweeps.binary_sweep("mixed", 60, 3, spawn(7, 2), printed=True)
+    again = sweeps.binary_sweep("mixed", 60, 3, spawn(7, 2), printed=True)
+    for p, b, c in zip(plain, both, again, strict=True):
+        assert set(b) == set(p) | {sweeps.PRINTED}
+        for key in p:
+            assert np.array_equal(p[key], b[key])
+        assert np.array_equal(b[sweeps.PRINTED], c[sweeps.PRINTED])
+        assert b[sweeps.PRINTED].shape == (60,) and np.all(np.diff(b[sweeps.PRINTED]) >= 0)
+    with pytest.raises(ValueError, match="printed must be True or False; got 'yes'"):
+        sweeps.binary_sweep("mixed", 10, 3, spawn(0, 1), printed="yes")
+
+
 def test_small_sweeps_return_one_row_per_run():
     dims = sweeps.dims_sweep([2, 3], 40, [spawn(s, 2) for s in spawn(1, 2)])
     assert len(dims) == 4 and set(dims.columns) >= {"d", "seed", "ours", "uniform"}

@@ -158,15 +158,20 @@ def margin_nn_stream(T: int, k: int, d: int, gamma: float, seed=None):
     return X, Q
 
 
-def run_binary(w, Q, *, seed=None, alpha=1.0, width_method="cone", perceptron=True):
+def run_binary(
+    w, Q, *, seed=None, alpha=1.0, width_method="cone", perceptron=True, sampler="convolution"
+):
     """Cumulative losses of Theorem 8's learner and the Perceptron on one ``k = 2`` stream.
 
     Loss ``|⟨q, x_1 − x_2⟩|`` on a mistake with ``x_{1,2} = ±w/2`` (Section 3.1).
+    ``sampler`` is the learner's guess (:class:`~.contextual_search.ContextualSearch`):
+    ``"printed"`` is Algorithm 1's median of the uniform law on ``K_t + z_iB_d``, the default
+    ``"convolution"`` its cheaper variant.
     """
     Q = check_matrix(Q, "Q")
     w = check_vector(w, "w", size=Q.shape[1])
     d = Q.shape[1]
-    ours = HyperplaneLearner(d, alpha, width_method, seed=seed)
+    ours = HyperplaneLearner(d, alpha, width_method, seed=seed, sampler=sampler)
     perc = OnlinePerceptron(d) if perceptron else None
     lo, lp, mist, upd = np.zeros(len(Q)), np.zeros(len(Q)), 0, 0
     for t, q in enumerate(Q):

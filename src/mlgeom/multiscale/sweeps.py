@@ -322,19 +322,23 @@ def _one_list_per(seeds, name: str, n: int, what: str) -> None:
 
 
 def _binary_task(args) -> dict:
-    stream, T, d, rng = args
+    stream, T, d, rng, printed = args
     w, Q = (ex.boundary_stream if stream == "boundary" else mixed_margin_stream)(T, d, rng)
     r = ex.run_binary(w, Q, seed=rng)
-    return {
+    out = {
         "ours": r["ours"],
         "perceptron": r["perceptron"],
         "midpoint": run_midpoint(w, Q),
         "uniform": uniform_guessing_loss(w, Q),
     }
+    if printed:  # spawned after the other runs, which thus draw exactly as without it
+        pr = ex.run_binary(w, Q, seed=rng.spawn(1)[0], perceptron=False, sampler="printed")
+        out[PRINTED] = pr["ours"]
+    return out
 
 
-def binary_sweep(stream: str, T: int, d: int, seeds) -> list[dict]:
-    """Cumulative losses of four learners on one ``k = 2`` stream per seed.
+def binary_sweep(stream: str, T: int, d: int, seeds, printed: bool = False) -> list[dict]:
+    """Cumulative losses of four (or five) learners on one ``k = 2`` stream per seed.
 
     Parameters
     ----------
@@ -345,16 +349,24 @@ def binary_sweep(stream: str, T: int, d: int, seeds) -> list[dict]:
         Horizon and dimension.
     seeds : list of numpy.random.Generator
         One per run (stream and sampler).
+    printed : bool, default=False
+        Also run Algorithm 1 as printed (``sampler="printed"``) on the same stream, as
+        ``"printed"``; its generator is spawned from the seed after the other learners' runs,
+        which are therefore the same with or without it.
 
     Returns
     -------
     list of dict
-        Per seed, arrays of length ``T``: ``ours`` (Theorem 8), ``perceptron``, ``midpoint``
-        and ``uniform`` (expected).
+        Per seed, arrays of length ``T``: ``ours`` (Theorem 8, the convolution variant),
+        ``perceptron``, ``midpoint``, ``uniform`` (expected) and, with ``printed``,
+        ``"printed"``.
     """
     stream = check_in(stream, "stream", ("boundary", "mixed"))
     T, d = check_positive_int(T, "T"), check_positive_int(d, "d", minimum=2)
-    return pmap(_binary_task, [(stream, T, d, s) for s in seeds], desc=f"k = 2, {stream} stream")
+    if not isinstance(printed, bool | np.bool_):
+        raise ValueError(f"printed must be True or False; got {printed!r}")
+    tasks = [(stream, T, d, s, bool(printed)) for s in seeds]
+    return pmap(_binary_task, tasks, desc=f"k = 2, {stream} stream")
 
 
 ADVERSARY_LEARNERS = ("ours", "midpoint", "centroid", "halving", "perceptron")
