@@ -40,7 +40,7 @@ from mlgeom._validation import (
     check_real,
     check_vector,
 )
-from mlgeom.multiscale.minkowski_kernel import sum_hit_and_run, sum_membership
+from mlgeom.multiscale.minkowski_kernel import pool_hit_and_run, sum_membership
 from mlgeom.multiscale.printed_law import _k_boundary, _offset, median_2d, state_rng
 from mlgeom.random import as_generator
 
@@ -453,8 +453,9 @@ class BallKnowledgeSet:
             (:func:`irredundant_cuts`), which define the same ``K``.
         engine : {"numpy", "compiled"}, default="numpy"
             ``"numpy"``: this vectorised reference. ``"compiled"``: the same chain, step law
-            and direction factor (re-estimated every 4 steps) run point by point in numba
-            (:func:`~mlgeom.multiscale.minkowski_kernel.sum_hit_and_run`: products ``Av``
+            and direction factor (re-estimated every 4 steps) run point by point in numba,
+            the whole call in one kernel
+            (:func:`~mlgeom.multiscale.minkowski_kernel.pool_hit_and_run`: products ``Av``
             carried along the chord, active-set projections); its draws come from ``rng`` in
             another order, so the points differ from the reference's but have the same law.
             If a compiled projection fails (singular face system), the call is redone from
@@ -514,19 +515,14 @@ class BallKnowledgeSet:
         """:meth:`minkowski_hit_and_run` with ``engine="compiled"`` (inputs checked there)."""
         start = Y.copy()
         Y = np.ascontiguousarray(Y, dtype=float)
-        L = np.eye(self.d)
-        done = 0
-        while done < n_steps:
-            if len(Y) > 1:
-                L = _direction_factor(Y)
-            k = min(_ROUNDING_EVERY, n_steps - done)
-            n_tests, n_nnls, ok = sum_hit_and_run(Y, L, A, self.radius, z, k, rng, _MAX_SHRINK)
-            self.n_sum_tests += n_tests
-            self.n_nnls += n_nnls
-            if not ok:  # a singular face system: the reference, from the starting points
-                return self.minkowski_hit_and_run(start, z, n_steps, rng, A, engine="numpy")
-            self.n_sum_steps += k * len(Y)
-            done += k
+        n_tests, n_nnls, ok = pool_hit_and_run(
+            Y, A, self.radius, z, n_steps, rng, _ROUNDING_EVERY, _MAX_SHRINK
+        )
+        self.n_sum_tests += n_tests
+        self.n_nnls += n_nnls
+        if not ok:  # a singular face system: the reference, from the starting points
+            return self.minkowski_hit_and_run(start, z, n_steps, rng, A, engine="numpy")
+        self.n_sum_steps += n_steps * len(Y)
         return Y
 
     def _in_sum(

@@ -27,16 +27,17 @@ import math
 import numba
 import numpy as np
 
-__all__ = ["sum_hit_and_run", "sum_membership", "warm_up"]
+__all__ = ["pool_hit_and_run", "sum_hit_and_run", "sum_membership", "warm_up"]
 
 _OK, _FAILED = 0, 1
 
 
-@numba.njit(cache=True)
-def _cholesky_solve(M, rhs):
-    """Solve ``Ms = rhs`` for a small SPD ``M`` by Cholesky; ``(s, ok)``."""
-    k = M.shape[0]
-    Lc = np.zeros((k, k))
+@numba.njit(cache=True, inline="always")
+def _cholesky_solve(M, rhs, k, Lc, y, x):
+    """Solve ``M[:k, :k] s = rhs[:k]`` (small SPD) by Cholesky into ``x[:k]``; ``ok``.
+
+    ``Lc``, ``y`` and ``x`` are scratch arrays of the caller (no allocation per solve).
+    """
     for i in range(k):
         for j in range(i + 1):
             s = M[i, j]
@@ -44,37 +45,58 @@ def _cholesky_solve(M, rhs):
                 s -= Lc[i, q] * Lc[j, q]
             if i == j:
                 if s <= 1e-13 * M[i, i]:
-                    return rhs, False
+                    return False
                 Lc[i, i] = math.sqrt(s)
             else:
                 Lc[i, j] = s / Lc[j, j]
-    y = np.empty(k)
     for i in range(k):
         s = rhs[i]
         for q in range(i):
             s -= Lc[i, q] * y[q]
         y[i] = s / Lc[i, i]
-    x = np.empty(k)
     for i in range(k - 1, -1, -1):
         s = y[i]
         for q in range(i + 1, k):
             s -= Lc[q, i] * x[q]
         x[i] = s / Lc[i, i]
-    return x, True
+    return True
 
 
 @numba.njit(cache=True)
-def _cone_multipliers(G, c, tolw, maxiter):
-    """Lawson–Hanson NNLS ``min_{λ>=0} ½λᵀGλ − cᵀλ`` (``G = AAᵀ``, ``c = Av``); ``(λ, ok)``.
+def _scratch(m, d):
+    """Scratch arrays of :func:`_member` for ``m`` cuts in ``R^d`` (allocated once per call)."""
+    return (
+        np.zeros(m),  # lam
+        np.zeros(m, dtype=np.bool_),  # passive
+        np.zeros(m, dtype=np.bool_),  # barred
+        np.zeros(m),  # w
+        np.zeros(m, dtype=np.int64),  # idx
+        np.zeros((m, m)),  # M
+        np.zeros(m),  # rhs
+        np.zeros((m, m)),  # Lc
+        np.zeros(m),  # y
+        np.zeros(m),  # s
+        np.zeros(m),  # tolw
+        np.zeros(d),  # p
+    )
+
+
+@numba.njit(cache=True, inline="always")
+def _cone_multipliers(G, c, tolw, maxiter, lam, passive, barred, w, idx, M, rhs, Lc, yb, s):
+    """Lawson–Hanson NNLS ``min_{λ>=0} ½λᵀGλ − cᵀλ`` (``G = AAᵀ``, ``c = Av``) into ``lam``.
 
     ``v − Aᵀλ`` is then the projection of ``v`` onto ``{Av <= 0}`` (Moreau). An index whose
     first solve gives it a non-positive multiplier (rounding) is barred from re-entering.
+    Returns ``False`` on a singular passive block or after ``maxiter`` solves. The other
+    arguments are scratch arrays (:func:`_scratch`); the arithmetic is that of the textbook
+    loop (products with zero multipliers are skipped: they subtract exact zeros).
     """
     m = c.shape[0]
-    lam = np.zeros(m)
-    passive = np.zeros(m, dtype=np.bool_)
-    barred = np.zeros(m, dtype=np.bool_)
-    w = c.copy()
+    for j in range(m):
+        lam[j] = 0.0
+        passive[j] = False
+        barred[j] = False
+        w[j] = c[j]
     it = 0
     while True:
         jb = -1
@@ -83,32 +105,24 @@ def _cone_multipliers(G, c, tolw, maxiter):
             if not passive[j] and not barred[j] and w[j] > tolw[j] and w[j] > wb:
                 jb, wb = j, w[j]
         if jb < 0:
-            return lam, True
+            return True
         passive[jb] = True
         first = True
         while True:
             it += 1
             if it > maxiter:
-                return lam, False
-            k = 0
-            for j in range(m):
-                if passive[j]:
-                    k += 1
-            idx = np.empty(k, dtype=np.int64)
+                return False
             k = 0
             for j in range(m):
                 if passive[j]:
                     idx[k] = j
                     k += 1
-            M = np.empty((k, k))
-            rhs = np.empty(k)
             for a in range(k):
                 rhs[a] = c[idx[a]]
                 for b in range(k):
                     M[a, b] = G[idx[a], idx[b]]
-            s, ok = _cholesky_solve(M, rhs)
-            if not ok:
-                return lam, False
+            if not _cholesky_solve(M, rhs, k, Lc, yb, s):
+                return False
             pos = True
             for a in range(k):
                 if s[a] <= 0.0:
@@ -142,13 +156,15 @@ def _cone_multipliers(G, c, tolw, maxiter):
         for j in range(m):
             s0 = c[j]
             for q in range(m):
-                s0 -= G[j, q] * lam[q]
+                if lam[q] != 0.0:
+                    s0 -= G[j, q] * lam[q]
             w[j] = s0
 
 
-@numba.njit(cache=True)
-def _member(x, Ax, A, G, norms, r, z, maxiter):
-    """``dist(x, rB ∩ {Av <= 0}) <= z``: ``(inside, used_nnls, ok)``."""
+@numba.njit(cache=True, inline="always")
+def _member(x, Ax, A, G, norms, r, z, maxiter, ws):
+    """``dist(x, rB ∩ {Av <= 0}) <= z``: ``(inside, used_nnls, ok)`` (``ws``: :func:`_scratch`)."""
+    lam, passive, barred, w, idx, M, rhs, Lc, yb, s, tolw, p = ws
     d = x.shape[0]
     m = A.shape[0]
     xx = 0.0
@@ -157,16 +173,18 @@ def _member(x, Ax, A, G, norms, r, z, maxiter):
     if xx <= z * z:  # 0 ∈ K
         return True, False, True
     nx = math.sqrt(xx)
-    tolw = np.empty(m)
     inC = True
     for j in range(m):
         tolw[j] = 1e-12 * norms[j] * nx
         if Ax[j] > tolw[j]:
             inC = False
-    p = x.copy()
+    for q in range(d):
+        p[q] = x[q]
     used = False
     if not inC:
-        lam, ok = _cone_multipliers(G, Ax, tolw, maxiter)
+        ok = _cone_multipliers(
+            G, Ax, tolw, maxiter, lam, passive, barred, w, idx, M, rhs, Lc, yb, s
+        )
         if not ok:
             return False, True, False
         used = True
@@ -197,9 +215,10 @@ def _membership_kernel(X, A, r, z, maxiter):
         norms[j] = math.sqrt(G[j, j])
     out = np.zeros(n, dtype=np.bool_)
     n_nnls = 0
+    ws = _scratch(m, d)
     for i in range(n):
         Ax = A @ X[i] if m else np.zeros(0)
-        inside, used, ok = _member(X[i], Ax, A, G, norms, r, z, maxiter)
+        inside, used, ok = _member(X[i], Ax, A, G, norms, r, z, maxiter, ws)
         if not ok:
             return out, n_nnls, _FAILED
         out[i] = inside
@@ -224,9 +243,15 @@ def _steps_kernel(Y, L, A, r, z, n_steps, max_shrink, maxiter, gen):
     x = np.empty(d)
     Au = np.empty(m)
     Ax = np.empty(m)
+    Ay = np.empty(m)
+    ws = _scratch(m, d)
     for i in range(n):
         y = Y[i]
-        Ay = A @ y if m else np.zeros(0)
+        for j in range(m):
+            s = 0.0
+            for q in range(d):
+                s += A[j, q] * y[q]
+            Ay[j] = s
         for _ in range(n_steps):
             for q in range(d):
                 g[q] = gen.standard_normal()
@@ -264,7 +289,7 @@ def _steps_kernel(Y, L, A, r, z, n_steps, max_shrink, maxiter, gen):
                     x[q] = y[q] + t * u[q]
                 for j in range(m):
                     Ax[j] = Ay[j] + t * Au[j]
-                inside, used, ok = _member(x, Ax, A, G, norms, r, z, maxiter)
+                inside, used, ok = _member(x, Ax, A, G, norms, r, z, maxiter, ws)
                 n_tests += 1
                 n_nnls += used
                 if not ok:
@@ -279,6 +304,79 @@ def _steps_kernel(Y, L, A, r, z, n_steps, max_shrink, maxiter, gen):
                     hi = t
                 else:
                     lo = t
+    return n_tests, n_nnls, _OK
+
+
+@numba.njit(cache=True)
+def _direction_factor(Y):
+    """Cholesky factor of the rows' covariance plus ``10^{-9}`` of its trace (or the identity).
+
+    The compiled twin of :func:`mlgeom.multiscale.contextual_search._direction_factor` (same
+    rule; rounding may differ in the last bits): the identity when the trace is not above
+    ``10^{-200}`` (the points nearly coincide) or the factorisation fails.
+    """
+    n, d = Y.shape
+    mu = np.zeros(d)
+    for i in range(n):
+        for a in range(d):
+            mu[a] += Y[i, a]
+    for a in range(d):
+        mu[a] /= n
+    S = np.zeros((d, d))
+    for i in range(n):
+        for a in range(d):
+            ea = Y[i, a] - mu[a]
+            for b in range(a + 1):
+                S[a, b] += ea * (Y[i, b] - mu[b])
+    trace = 0.0
+    for a in range(d):
+        for b in range(a + 1):
+            S[a, b] /= n - 1
+        trace += S[a, a]
+    Lf = np.zeros((d, d))
+    if not trace > 1e-200:
+        for a in range(d):
+            Lf[a, a] = 1.0
+        return Lf
+    ridge = 1e-9 * trace / d
+    for a in range(d):
+        S[a, a] += ridge
+    for a in range(d):
+        for b in range(a + 1):
+            s = S[a, b]
+            for q in range(b):
+                s -= Lf[a, q] * Lf[b, q]
+            if a == b:
+                if not s > 0.0:  # pragma: no cover - the ridge makes S positive definite
+                    Lf[:, :] = 0.0
+                    for c in range(d):
+                        Lf[c, c] = 1.0
+                    return Lf
+                Lf[a, a] = math.sqrt(s)
+            else:
+                Lf[a, b] = s / Lf[b, b]
+    return Lf
+
+
+@numba.njit(cache=True)
+def _pool_kernel(Y, A, r, z, n_steps, every, max_shrink, maxiter, gen):
+    """``n_steps`` steps of the rows of ``Y``, the direction factor re-estimated every ``every``."""
+    n, d = Y.shape
+    n_tests = 0
+    n_nnls = 0
+    done = 0
+    while done < n_steps:
+        if n > 1:
+            L = _direction_factor(Y)
+        else:
+            L = np.eye(d)
+        k = min(every, n_steps - done)
+        nt, nn, status = _steps_kernel(Y, L, A, r, z, k, max_shrink, maxiter, gen)
+        n_tests += nt
+        n_nnls += nn
+        if status != _OK:
+            return n_tests, n_nnls, status
+        done += k
     return n_tests, n_nnls, _OK
 
 
@@ -357,9 +455,66 @@ def sum_hit_and_run(
     return int(n_tests), int(n_nnls), status == _OK
 
 
+def pool_hit_and_run(
+    Y: np.ndarray,
+    A: np.ndarray,
+    r: float,
+    z: float,
+    n_steps: int,
+    rng: np.random.Generator,
+    rounding_every: int = 4,
+    max_shrink: int = 64,
+) -> tuple[int, int, bool]:
+    """:func:`sum_hit_and_run` with the direction law re-estimated from ``Y`` along the way.
+
+    Before every block of ``rounding_every`` steps the factor ``L`` is the Cholesky factor of
+    the covariance of the rows of ``Y`` (plus ``10^{-9}`` of its trace; the identity for a
+    single row or coinciding rows), computed in the kernel: the rule of
+    :meth:`~mlgeom.multiscale.contextual_search.BallKnowledgeSet.minkowski_hit_and_run` in one
+    compiled call instead of one Python round trip (and a NumPy covariance) per block.
+
+    Parameters
+    ----------
+    Y : numpy.ndarray of shape (n, d)
+        C-contiguous float array of starting points, moved in place.
+    A : numpy.ndarray of shape (m, d)
+        Cut normals of ``K = rB_d ∩ {Av <= 0}``.
+    r, z : float
+        Radius of the ball of ``K`` and of the added ball.
+    n_steps : int
+        Steps per point.
+    rng : numpy.random.Generator
+        Source of the draws (advanced in place).
+    rounding_every : int, default=4
+        Steps between re-estimates of the direction factor.
+    max_shrink : int, default=64
+        Draws per step before the point stays put.
+
+    Returns
+    -------
+    (n_tests, n_nnls, ok) : tuple of (int, int, bool)
+        As :func:`sum_hit_and_run` (``ok`` is ``False`` when a solve failed; ``Y`` is then
+        partly moved).
+    """
+    A = np.ascontiguousarray(A, dtype=float).reshape(-1, Y.shape[1])
+    n_tests, n_nnls, status = _pool_kernel(
+        Y,
+        A,
+        float(r),
+        float(z),
+        int(n_steps),
+        int(rounding_every),
+        int(max_shrink),
+        _maxiter(len(A)),
+        rng,
+    )
+    return int(n_tests), int(n_nnls), status == _OK
+
+
 def warm_up() -> None:
     """Load (or compile) the kernels once, so that timings exclude numba's start-up."""
     A = np.array([[0.0, 0.0, -1.0]])
     Y = np.array([[0.0, 0.0, 0.5], [0.1, 0.0, 0.2]])
     sum_membership(Y, A, 1.0, 0.1)
     sum_hit_and_run(Y, np.eye(3), A, 1.0, 0.1, 1, np.random.default_rng(0))
+    pool_hit_and_run(Y.copy(), A, 1.0, 0.1, 1, np.random.default_rng(0))
