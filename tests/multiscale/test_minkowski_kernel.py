@@ -153,3 +153,27 @@ def test_pool_chain_is_the_blockwise_chain():
     assert abs(n1[0] - n2[0]) <= 0.05 * n2[0]
     single = Y0[:1].copy()  # one point: identity directions, still a valid chain
     assert mk.pool_hit_and_run(single, A, 1.0, z, 3, np.random.default_rng(0))[2]
+
+
+def test_active_set_multipliers_match_nnls():
+    # the factor kept across Lawson-Hanson iterations (rows appended, rebuilt after drops)
+    # gives the NNLS multipliers of min ||v - A^T lam||, lam >= 0
+    from scipy.optimize import nnls
+
+    rng = np.random.default_rng(21)
+    n_drop = 0
+    for _ in range(200):
+        d = int(rng.integers(3, 8))
+        A = _random_cone(rng, d, int(rng.integers(2, 16)))
+        v = rng.standard_normal(d)
+        m = len(A)
+        G, c = A @ A.T, A @ v
+        ws = mk._scratch(m, d)
+        lam, passive, barred, w, idx, Lc, yb, s, tolw, _ = ws
+        tolw[:] = 1e-12 * np.linalg.norm(A, axis=1) * np.linalg.norm(v)
+        ok = mk._cone_multipliers(G, c, tolw, 1000, lam, passive, barred, w, idx, Lc, yb, s)
+        assert ok
+        ref, _ = nnls(A.T, v)
+        np.testing.assert_allclose(A.T @ lam, A.T @ ref, atol=1e-9)
+        n_drop += int(np.sum(lam > 0) < np.sum(c > 0))
+    assert n_drop > 0  # some problems leave violated cuts inactive

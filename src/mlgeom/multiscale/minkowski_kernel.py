@@ -15,9 +15,11 @@ Where the time goes in the reference (``d = 5``): the membership tests, each a p
 is a loop of a few flops: the products ``Av`` are carried along the chord
 (``A(y + tu) = Ay + tAu``, two products per step instead of one per draw), a point of the cone
 is its own projection, and the others are projected by a Lawson–Hanson active-set solve of
-``min_{λ>=0} ‖v − Aᵀλ‖`` on the Gram matrix ``AAᵀ`` (Cholesky of the passive block, at most
-``d`` cuts). When that solve meets a singular passive block or runs out of iterations, the
-kernel stops and reports it; the caller then falls back to the reference.
+``min_{λ>=0} ‖v − Aᵀλ‖`` on the Gram matrix ``AAᵀ`` (a Cholesky factor of the passive block,
+at most ``d`` cuts, grown by one row as a cut enters). When that solve meets a singular passive
+block or runs out of iterations, the kernel stops and reports it; the caller then falls back to
+the reference. All scratch arrays are allocated once per call, the small helpers are inlined,
+and one call runs a pool's whole schedule (:func:`pool_hit_and_run`).
 """
 
 from __future__ import annotations
@@ -33,33 +35,40 @@ _OK, _FAILED = 0, 1
 
 
 @numba.njit(cache=True, inline="always")
-def _cholesky_solve(M, rhs, k, Lc, y, x):
-    """Solve ``M[:k, :k] s = rhs[:k]`` (small SPD) by Cholesky into ``x[:k]``; ``ok``.
+def _append_row(G, idx, k, Lc):
+    """Extend the Cholesky factor ``Lc`` of ``G[idx[:k], idx[:k]]`` by the cut ``idx[k]``; ``ok``.
 
-    ``Lc``, ``y`` and ``x`` are scratch arrays of the caller (no allocation per solve).
+    ``False`` when the new pivot is not above ``10^{-13}`` times its diagonal entry (the face
+    system is singular to rounding).
     """
-    for i in range(k):
-        for j in range(i + 1):
-            s = M[i, j]
-            for q in range(j):
-                s -= Lc[i, q] * Lc[j, q]
-            if i == j:
-                if s <= 1e-13 * M[i, i]:
-                    return False
-                Lc[i, i] = math.sqrt(s)
-            else:
-                Lc[i, j] = s / Lc[j, j]
-    for i in range(k):
-        s = rhs[i]
-        for q in range(i):
-            s -= Lc[i, q] * y[q]
-        y[i] = s / Lc[i, i]
-    for i in range(k - 1, -1, -1):
-        s = y[i]
-        for q in range(i + 1, k):
-            s -= Lc[q, i] * x[q]
-        x[i] = s / Lc[i, i]
+    j = idx[k]
+    for b in range(k):
+        s = G[j, idx[b]]
+        for q in range(b):
+            s -= Lc[k, q] * Lc[b, q]
+        Lc[k, b] = s / Lc[b, b]
+    s = G[j, j]
+    for q in range(k):
+        s -= Lc[k, q] * Lc[k, q]
+    if s <= 1e-13 * G[j, j]:
+        return False
+    Lc[k, k] = math.sqrt(s)
     return True
+
+
+@numba.njit(cache=True, inline="always")
+def _factor_solve(c, idx, k, Lc, y, x):
+    """Solve ``G[idx[:k], idx[:k]] x = c[idx[:k]]`` from the factor ``Lc`` into ``x[:k]``."""
+    for a in range(k):
+        s = c[idx[a]]
+        for q in range(a):
+            s -= Lc[a, q] * y[q]
+        y[a] = s / Lc[a, a]
+    for a in range(k - 1, -1, -1):
+        s = y[a]
+        for q in range(a + 1, k):
+            s -= Lc[q, a] * x[q]
+        x[a] = s / Lc[a, a]
 
 
 @numba.njit(cache=True)
@@ -70,10 +79,8 @@ def _scratch(m, d):
         np.zeros(m, dtype=np.bool_),  # passive
         np.zeros(m, dtype=np.bool_),  # barred
         np.zeros(m),  # w
-        np.zeros(m, dtype=np.int64),  # idx
-        np.zeros((m, m)),  # M
-        np.zeros(m),  # rhs
-        np.zeros((m, m)),  # Lc
+        np.zeros(m, dtype=np.int64),  # idx: the passive cuts, in order of entry
+        np.zeros((m, m)),  # Lc: Cholesky factor of the passive block
         np.zeros(m),  # y
         np.zeros(m),  # s
         np.zeros(m),  # tolw
@@ -82,14 +89,15 @@ def _scratch(m, d):
 
 
 @numba.njit(cache=True, inline="always")
-def _cone_multipliers(G, c, tolw, maxiter, lam, passive, barred, w, idx, M, rhs, Lc, yb, s):
+def _cone_multipliers(G, c, tolw, maxiter, lam, passive, barred, w, idx, Lc, yb, s):
     """Lawson–Hanson NNLS ``min_{λ>=0} ½λᵀGλ − cᵀλ`` (``G = AAᵀ``, ``c = Av``) into ``lam``.
 
     ``v − Aᵀλ`` is then the projection of ``v`` onto ``{Av <= 0}`` (Moreau). An index whose
     first solve gives it a non-positive multiplier (rounding) is barred from re-entering.
     Returns ``False`` on a singular passive block or after ``maxiter`` solves. The other
-    arguments are scratch arrays (:func:`_scratch`); the arithmetic is that of the textbook
-    loop (products with zero multipliers are skipped: they subtract exact zeros).
+    arguments are scratch arrays (:func:`_scratch`). The Cholesky factor of the passive block
+    is kept across iterations: a cut entering adds one row (``O(k^2)``), and it is rebuilt only
+    after cuts leave.
     """
     m = c.shape[0]
     for j in range(m):
@@ -97,6 +105,7 @@ def _cone_multipliers(G, c, tolw, maxiter, lam, passive, barred, w, idx, M, rhs,
         passive[j] = False
         barred[j] = False
         w[j] = c[j]
+    k = 0
     it = 0
     while True:
         jb = -1
@@ -106,23 +115,17 @@ def _cone_multipliers(G, c, tolw, maxiter, lam, passive, barred, w, idx, M, rhs,
                 jb, wb = j, w[j]
         if jb < 0:
             return True
+        idx[k] = jb
+        if not _append_row(G, idx, k, Lc):
+            return False
+        k += 1
         passive[jb] = True
         first = True
         while True:
             it += 1
             if it > maxiter:
                 return False
-            k = 0
-            for j in range(m):
-                if passive[j]:
-                    idx[k] = j
-                    k += 1
-            for a in range(k):
-                rhs[a] = c[idx[a]]
-                for b in range(k):
-                    M[a, b] = G[idx[a], idx[b]]
-            if not _cholesky_solve(M, rhs, k, Lc, yb, s):
-                return False
+            _factor_solve(c, idx, k, Lc, yb, s)
             pos = True
             for a in range(k):
                 if s[a] <= 0.0:
@@ -131,13 +134,11 @@ def _cone_multipliers(G, c, tolw, maxiter, lam, passive, barred, w, idx, M, rhs,
                 for a in range(k):
                     lam[idx[a]] = s[a]
                 break
-            if first:  # the entering index itself: rounding, bar it and keep the rest
-                for a in range(k):
-                    if idx[a] == jb and s[a] <= 0.0:
-                        passive[jb] = False
-                        barred[jb] = True
-                if barred[jb]:
-                    break
+            if first and s[k - 1] <= 0.0:  # the entering cut itself (rounding): bar it
+                passive[jb] = False
+                barred[jb] = True
+                k -= 1  # it is the factor's last row: the rest of the factor stands
+                break
             first = False
             alpha = 1.0
             arg = -1
@@ -147,24 +148,31 @@ def _cone_multipliers(G, c, tolw, maxiter, lam, passive, barred, w, idx, M, rhs,
                     r = la / (la - s[a])
                     if r < alpha:
                         alpha, arg = r, a
+            kk = 0
             for a in range(k):
-                lam[idx[a]] += alpha * (s[a] - lam[idx[a]])
-            for a in range(k):
-                if a == arg or lam[idx[a]] <= 0.0:
-                    lam[idx[a]] = 0.0
-                    passive[idx[a]] = False
+                j = idx[a]
+                lam[j] += alpha * (s[a] - lam[j])
+                if a == arg or lam[j] <= 0.0:
+                    lam[j] = 0.0
+                    passive[j] = False
+                else:
+                    idx[kk] = j
+                    kk += 1
+            k = kk
+            for a in range(k):  # rebuild the factor of the remaining block
+                if not _append_row(G, idx, a, Lc):
+                    return False
         for j in range(m):
             s0 = c[j]
-            for q in range(m):
-                if lam[q] != 0.0:
-                    s0 -= G[j, q] * lam[q]
+            for a in range(k):
+                s0 -= G[j, idx[a]] * lam[idx[a]]
             w[j] = s0
 
 
 @numba.njit(cache=True, inline="always")
 def _member(x, Ax, A, G, norms, r, z, maxiter, ws):
     """``dist(x, rB ∩ {Av <= 0}) <= z``: ``(inside, used_nnls, ok)`` (``ws``: :func:`_scratch`)."""
-    lam, passive, barred, w, idx, M, rhs, Lc, yb, s, tolw, p = ws
+    lam, passive, barred, w, idx, Lc, yb, s, tolw, p = ws
     d = x.shape[0]
     m = A.shape[0]
     xx = 0.0
@@ -182,9 +190,7 @@ def _member(x, Ax, A, G, norms, r, z, maxiter, ws):
         p[q] = x[q]
     used = False
     if not inC:
-        ok = _cone_multipliers(
-            G, Ax, tolw, maxiter, lam, passive, barred, w, idx, M, rhs, Lc, yb, s
-        )
+        ok = _cone_multipliers(G, Ax, tolw, maxiter, lam, passive, barred, w, idx, Lc, yb, s)
         if not ok:
             return False, True, False
         used = True
