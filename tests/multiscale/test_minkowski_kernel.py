@@ -177,3 +177,28 @@ def test_active_set_multipliers_match_nnls():
         np.testing.assert_allclose(A.T @ lam, A.T @ ref, atol=1e-9)
         n_drop += int(np.sum(lam > 0) < np.sum(c > 0))
     assert n_drop > 0  # some problems leave violated cuts inactive
+
+
+def test_printed_schedule(monkeypatch):
+    # new pools 16d, refilled pools 12d, warm pools 2d in d = 5; d = 3 keeps 8d, 8d, 2d
+    from mlgeom.multiscale.contextual_search import _resample_steps
+
+    assert [L.printed_steps(d) for d in (3, 5)] == [24, 80]
+    assert [_resample_steps(d) for d in (3, 5)] == [24, 60]
+    assert L.ContextualSearch(5, sampler="printed").resample_steps == 60
+    assert L.ContextualSearch(5, sampler="printed", sum_steps=7).resample_steps == 7
+    seen = []
+    orig = L.BallKnowledgeSet.minkowski_hit_and_run
+
+    def record(self, Y, z, n_steps, *a, **k):
+        seen.append(n_steps)
+        return orig(self, Y, z, n_steps, *a, **k)
+
+    monkeypatch.setattr(L.BallKnowledgeSet, "minkowski_hit_and_run", record)
+    rng = np.random.default_rng(2)
+    w = rng.standard_normal(5)
+    h = L.HyperplaneLearner(5, seed=3, sampler="printed")
+    for q in rng.standard_normal((40, 5)):
+        a = h.assess(q)
+        h.learn(q, 1 if q @ w >= 0 else 2, a["label"])
+    assert set(seen) <= {80, 60, 10} and 80 in seen and len(set(seen)) > 1
