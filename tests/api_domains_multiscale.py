@@ -80,12 +80,20 @@ def declare(reg: dict) -> None:
     reg[pre + "BallKnowledgeSet.minkowski_hit_and_run"] = method(
         bk,
         "minkowski_hit_and_run",
-        {"Y": [[0.1, 0.2], [0.0, -0.3]], "z": 0.1, "n_steps": 1, "rng": 0, "cuts": None},
+        {
+            "Y": [[0.1, 0.2], [0.0, -0.3]],
+            "z": 0.1,
+            "n_steps": 1,
+            "rng": 0,
+            "cuts": None,
+            "engine": "numpy",
+        },
         Y=Array(empty=True),
         z=Real(0.0),
         n_steps=Int(0),
         rng=SEED,
         cuts=Skip("optional: the non-redundant cuts that replace A (irredundant_cuts)"),
+        engine=Choice(("numpy", "compiled")),
     )
     reg[pre + "project_ball_cone"] = fn(
         MS.project_ball_cone,
