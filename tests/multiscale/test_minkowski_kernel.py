@@ -10,20 +10,13 @@ import pytest
 from mlgeom import multiscale as L
 from mlgeom.multiscale import minkowski_kernel as mk
 from mlgeom.multiscale.contextual_search import _project_ball_cone, irredundant_cuts
+from tests.multiscale._knowledge import knowledge_set
 
 
 def _random_cone(rng, d, m):
     A = rng.standard_normal((m, d))
     u = rng.standard_normal(d)
     return A * np.where(A @ u > 0, -1.0, 1.0)[:, None]
-
-
-def _knowledge_set(A, n_particles, seed, warm=50):
-    K = L.BallKnowledgeSet(A.shape[1], n_particles=n_particles, seed=seed)
-    for a in A:
-        K.cut(a, 0.0)
-    K.hit_and_run(warm)
-    return K
 
 
 @pytest.mark.parametrize("d", [3, 5, 7])
@@ -51,7 +44,7 @@ def test_membership_without_cuts_is_the_larger_ball():
 def test_compiled_chain_stays_inside_and_is_deterministic():
     rng = np.random.default_rng(5)
     A = _random_cone(rng, 4, 5)
-    K = _knowledge_set(A, 200, 1)
+    K = knowledge_set(A, 200, 1)
     z = 0.02
     Y0 = K.particles + z * L.uniform_ball(200, 4, rng)
     Y1 = K.minkowski_hit_and_run(Y0, z, 9, np.random.default_rng(8), engine="compiled")
@@ -69,7 +62,7 @@ def test_compiled_chain_has_the_reference_law_d3():
     rng = np.random.default_rng(3)
     A = _random_cone(rng, 3, 3)
     z = 0.08
-    K = _knowledge_set(A, 1500, 2)
+    K = knowledge_set(A, 1500, 2)
     Y0 = K.particles + z * L.uniform_ball(1500, 3, rng)
     Y = K.minkowski_hit_and_run(Y0, z, 30, rng, engine="compiled")
     R = L.uniform_ball(200000, 3, rng, 1.0 + z)
@@ -86,7 +79,7 @@ def test_failed_projection_falls_back_to_the_reference(monkeypatch):
     # a kernel that reports a failed solve: the call is redone by the NumPy chain
     rng = np.random.default_rng(6)
     A = _random_cone(rng, 3, 3)
-    K = _knowledge_set(A, 50, 1)
+    K = knowledge_set(A, 50, 1)
     Y0 = K.particles + 0.05 * L.uniform_ball(50, 3, rng)
     monkeypatch.setattr(
         "mlgeom.multiscale.contextual_search.pool_hit_and_run", lambda *a, **k: (0, 0, False)
@@ -136,7 +129,7 @@ def test_pool_chain_is_the_blockwise_chain():
 
     rng = np.random.default_rng(13)
     A = irredundant_cuts(_random_cone(rng, 5, 6))
-    K = _knowledge_set(A, 64, 3)
+    K = knowledge_set(A, 64, 3)
     z = 0.03
     Y0 = np.ascontiguousarray(K.particles + z * L.uniform_ball(64, 5, rng))
     Y1 = Y0.copy()

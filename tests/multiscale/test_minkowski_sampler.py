@@ -16,6 +16,7 @@ from mlgeom.multiscale.contextual_search import (
     _uniform_polygon,
 )
 from mlgeom.multiscale.sweeps import mixed_margin_stream
+from tests.multiscale._knowledge import knowledge_set
 
 
 def _random_cone(rng, d, m):
@@ -39,14 +40,6 @@ def _qp_distance(A, y, radius=1.0):
         options={"ftol": 1e-14, "maxiter": 500},
     )
     return float(np.linalg.norm(res.x - y))
-
-
-def _knowledge_set(A, n_particles, seed, warm=50):
-    K = L.BallKnowledgeSet(A.shape[1], n_particles=n_particles, seed=seed)
-    for a in A:
-        K.cut(a, 0.0)
-    K.hit_and_run(warm)
-    return K
 
 
 @pytest.mark.parametrize("d", [2, 3, 4])
@@ -90,7 +83,7 @@ def test_hand_cases():
 def test_points_stay_in_the_minkowski_sum(d):
     rng = np.random.default_rng(10 + d)
     A = _random_cone(rng, d, 3)
-    K = _knowledge_set(A, 300, 1)
+    K = knowledge_set(A, 300, 1)
     z = 0.03
     Y0 = K.particles + z * L.uniform_ball(300, d, rng)
     Y = K.minkowski_hit_and_run(Y0, z, 10, rng)
@@ -102,7 +95,7 @@ def test_points_stay_in_the_minkowski_sum(d):
 
 def test_coinciding_points_and_zero_radius():
     # all points at one place of K, z = 0: the chain still moves inside K (uniform directions)
-    K = _knowledge_set(np.array([[0.0, -1.0]]), 8, 0)
+    K = knowledge_set(np.array([[0.0, -1.0]]), 8, 0)
     Y = K.minkowski_hit_and_run(np.tile([0.2, 0.3], (8, 1)), 0.0, 3, np.random.default_rng(1))
     assert K.contains(Y).all() and len(np.unique(Y.round(12), axis=0)) > 1
 
@@ -130,7 +123,7 @@ def test_area_fractions_match_exact_areas_d2(angle, z):
     rng = np.random.default_rng(2024)
     A = np.array([[-math.sin(angle / 2), -math.cos(angle / 2)]])
     A = np.vstack([A, A * [1.0, -1.0]])  # the wedge |φ| <= angle/2 around +x
-    K = _knowledge_set(A, 2000, 5, warm=0)
+    K = knowledge_set(A, 2000, 5, warm=0)
     Kpoly, _ = _knowledge_polygons(A, np.zeros(2), z, 1.0, 2048)
     K.particles = _uniform_polygon(Kpoly, 2000, rng)  # exact uniform points of K
     Y0 = K.particles + z * L.uniform_ball(2000, 2, rng)
@@ -147,7 +140,7 @@ def test_d3_against_exact_rejection_samples():
     rng = np.random.default_rng(3)
     A = _random_cone(rng, 3, 3)
     z = 0.08
-    K = _knowledge_set(A, 1500, 2)
+    K = knowledge_set(A, 1500, 2)
     Y = K.minkowski_hit_and_run(K.particles + z * L.uniform_ball(1500, 3, rng), z, 30, rng)
     R = L.uniform_ball(200000, 3, rng, 1.0 + z)
     R = R[np.linalg.norm(R - L.project_ball_cone(A, R), axis=1) <= z]
