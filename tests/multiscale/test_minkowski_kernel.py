@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
 from mlgeom import multiscale as L
 from mlgeom.multiscale import minkowski_kernel as mk
 from mlgeom.multiscale.contextual_search import _project_ball_cone, irredundant_cuts
-from tests.multiscale._knowledge import knowledge_set
+from tests.multiscale._knowledge import assert_sides_match_the_exact_law, knowledge_set
 
 
 def _random_cone(rng, d, m):
@@ -65,14 +63,7 @@ def test_compiled_chain_has_the_reference_law_d3():
     K = knowledge_set(A, 1500, 2)
     Y0 = K.particles + z * L.uniform_ball(1500, 3, rng)
     Y = K.minkowski_hit_and_run(Y0, z, 30, rng, engine="compiled")
-    R = L.uniform_ball(200000, 3, rng, 1.0 + z)
-    R = R[np.linalg.norm(R - L.project_ball_cone(A, R), axis=1) <= z]
-    for _ in range(10):
-        q = rng.standard_normal(3)
-        g = float(np.quantile(R @ q, rng.uniform(0.1, 0.9)))
-        f, f_ref = np.mean(Y @ q >= g), np.mean(R @ q >= g)
-        se = math.sqrt(f_ref * (1 - f_ref) * (1 / len(Y) + 1 / len(R)))
-        assert abs(f - f_ref) < 4 * se
+    assert_sides_match_the_exact_law(Y, A, z, rng)
 
 
 def test_failed_projection_falls_back_to_the_reference(monkeypatch):
