@@ -407,12 +407,27 @@ def _clustered_loglog(
     coef = np.linalg.solve(gram, xc.T @ yc)
     intercept = float(ly.mean() - lx.mean(axis=0) @ coef)
     resid = yc - xc @ coef
+    return coef, intercept, _cr1_standard_errors(xc, resid, gram, idx, n_groups)
+
+
+def _cr1_standard_errors(
+    xc: np.ndarray, resid: np.ndarray, gram: np.ndarray, idx: np.ndarray, n_groups: int
+) -> np.ndarray:
+    """Cluster-robust (CR1) standard errors of least-squares coefficients.
+
+    ``xc`` is the (centred or within-demeaned) design of ``N`` points and ``m`` columns,
+    ``resid`` the residuals, ``gram = xcᵀxc`` and ``idx`` each point's cluster in
+    ``0..n_groups-1``: scores summed within a cluster, the sandwich
+    ``gram⁻¹ (ΣSᵀS) gram⁻¹`` and the small-sample factor ``G/(G-1) · (N-1)/(N-m-1)``.
+    """
+    n, m = xc.shape
+    factor = n_groups / (n_groups - 1) * (n - 1) / max(n - m - 1, 1)
     scores = np.column_stack(
         [np.bincount(idx, weights=xc[:, j] * resid, minlength=n_groups) for j in range(m)]
     )
     bread = np.linalg.inv(gram)
     cov = factor * (bread @ (scores.T @ scores) @ bread)
-    return coef, intercept, np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    return np.sqrt(np.clip(np.diag(cov), 0.0, None))
 
 
 def _clustered_interval(  # noqa: PLR0913
@@ -698,13 +713,7 @@ def within_fit_interval(  # noqa: PLR0913
     if exact:
         se = np.zeros(m)
     else:
-        scores = np.column_stack(
-            [np.bincount(idx, weights=xw[:, j] * resid, minlength=n_groups) for j in range(m)]
-        )
-        bread = np.linalg.inv(gram)
-        factor = n_groups / (n_groups - 1) * (n - 1) / max(n - m - 1, 1)
-        cov = factor * (bread @ (scores.T @ scores) @ bread)
-        se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+        se = _cr1_standard_errors(xw, resid, gram, idx, n_groups)
     per = "seed" if strata is None else "stratum"
     if exact:
         method = f"exact {what} (no residual) with one intercept per {per} over {n} points"

@@ -41,7 +41,14 @@ from mlgeom._validation import (
     check_vector,
 )
 from mlgeom.multiscale.minkowski_kernel import pool_hit_and_run, sum_membership
-from mlgeom.multiscale.printed_law import _k_boundary, _offset, median_2d, state_rng
+from mlgeom.multiscale.printed_law import (
+    _disk_edge_pieces,
+    _k_boundary,
+    _offset,
+    _origin_inside,
+    median_2d,
+    state_rng,
+)
 from mlgeom.random import as_generator
 
 __all__ = [
@@ -827,28 +834,9 @@ def disk_polygon_area(A, b, radius: float = 1.0) -> tuple[float, float]:
         poly = _clip_polygon(poly, a, bb)
         if len(poly) < 3:
             return 0.0, 0.0
-    pieces: list[tuple[np.ndarray, np.ndarray]] = []  # edge pieces inside the disk, in order
-    for k in range(len(poly)):
-        P, Q = poly[k], poly[(k + 1) % len(poly)]
-        D = Q - P
-        aa, bq, cc = D @ D, 2 * P @ D, P @ P - r * r
-        if aa == 0:
-            continue
-        disc = bq * bq - 4 * aa * cc
-        ts = [0.0]
-        if disc > 0:
-            s = math.sqrt(disc)
-            ts += sorted(t for t in ((-bq - s) / (2 * aa), (-bq + s) / (2 * aa)) if 0 < t < 1)
-        ts.append(1.0)
-        for t0, t1 in zip(ts[:-1], ts[1:], strict=True):
-            M = P + 0.5 * (t0 + t1) * D
-            if M @ M <= r * r:
-                pieces.append((P + t0 * D, P + t1 * D))
+    pieces = _disk_edge_pieces(poly, r)  # edge pieces inside the disk, in order
     if not pieces:  # the polygon's boundary avoids the disk: disk inside it, or disjoint
-        inside = all(
-            _cross(poly[(k + 1) % len(poly)] - poly[k], -poly[k]) >= 0 for k in range(len(poly))
-        )
-        return (math.pi * r * r, 2 * math.pi * r) if inside else (0.0, 0.0)
+        return (math.pi * r * r, 2 * math.pi * r) if _origin_inside(poly) else (0.0, 0.0)
     area = perim = 0.0
     tol = 1e-12 * r
     for k, (U, V) in enumerate(pieces):

@@ -61,18 +61,15 @@ def _clip(P: np.ndarray, a: np.ndarray, b: float) -> np.ndarray:
     return slots[keep].reshape(-1, 2)
 
 
-def _k_boundary(A: np.ndarray, b: np.ndarray, r: float) -> tuple[list, list] | None:
-    """Boundary of ``K = rB_2 ∩ {Aw <= b}`` as CCW pieces, or ``None`` when ``K`` is empty.
+def _disk_edge_pieces(poly: np.ndarray, r: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Return the pieces of a convex CCW polygon's edges inside ``rB_2``, in boundary order.
 
-    Returns ``(segments, arcs)`` in boundary order as one list of tuples:
-    ``("s", P, Q)`` (an edge piece) and ``("a", cx, cy, rho, phi0, delta)`` (an arc of the
-    circle of centre ``(cx, cy)``, radius ``rho``, from angle ``phi0`` over ``delta >= 0``).
+    Each edge ``P + t(Q − P)``, ``t ∈ [0, 1]``, is split where it crosses the circle (the
+    roots of ``‖P + tD‖² = r²``) and a piece is kept when its midpoint lies in the disk. The
+    boundary of ``poly ∩ rB_2`` is these pieces joined by arcs of the circle wherever one piece
+    ends away from where the next begins (:func:`_k_boundary`;
+    :func:`~mlgeom.multiscale.contextual_search.disk_polygon_area`).
     """
-    poly = 2 * r * np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
-    for a, bb in zip(A, b, strict=True):
-        poly = _clip(poly, a, float(bb))
-        if len(poly) < 3:
-            return None
     pieces = []
     n = len(poly)
     rr = r * r
@@ -93,14 +90,35 @@ def _k_boundary(A: np.ndarray, b: np.ndarray, r: float) -> tuple[list, list] | N
             M = P + 0.5 * (t0 + t1) * D
             if M @ M <= rr:
                 pieces.append((P + t0 * D, P + t1 * D))
+    return pieces
+
+
+def _origin_inside(poly: np.ndarray) -> bool:
+    """Return whether the origin lies in the convex CCW polygon ``poly`` (left of each edge)."""
+    n = len(poly)
+    return all(
+        (poly[(k + 1) % n] - poly[k])[0] * -poly[k][1]
+        - (poly[(k + 1) % n] - poly[k])[1] * -poly[k][0]
+        >= 0
+        for k in range(n)
+    )
+
+
+def _k_boundary(A: np.ndarray, b: np.ndarray, r: float) -> tuple[list, list] | None:
+    """Boundary of ``K = rB_2 ∩ {Aw <= b}`` as CCW pieces, or ``None`` when ``K`` is empty.
+
+    Returns ``(segments, arcs)`` in boundary order as one list of tuples:
+    ``("s", P, Q)`` (an edge piece) and ``("a", cx, cy, rho, phi0, delta)`` (an arc of the
+    circle of centre ``(cx, cy)``, radius ``rho``, from angle ``phi0`` over ``delta >= 0``).
+    """
+    poly = 2 * r * np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+    for a, bb in zip(A, b, strict=True):
+        poly = _clip(poly, a, float(bb))
+        if len(poly) < 3:
+            return None
+    pieces = _disk_edge_pieces(poly, r)
     if not pieces:  # the polygon's boundary avoids the disk: the disk is inside it, or outside
-        inside = all(
-            (poly[(k + 1) % n] - poly[k])[0] * -poly[k][1]
-            - (poly[(k + 1) % n] - poly[k])[1] * -poly[k][0]
-            >= 0
-            for k in range(n)
-        )
-        return [("a", 0.0, 0.0, r, 0.0, _TWO_PI)] if inside else None
+        return [("a", 0.0, 0.0, r, 0.0, _TWO_PI)] if _origin_inside(poly) else None
     out = []
     tol = 1e-12 * r
     for k, (U, V) in enumerate(pieces):
