@@ -46,3 +46,32 @@ def test_bad_inputs():
         margin_nn_stream(5, 1, 2, 0.1)
     with pytest.raises(ValueError, match=r"seeds\[0\]"):
         thm17_sweep([2], [0.1, 0.01], 5, 2, [spawn(0, 1)])
+
+
+def test_centres_too_close_for_the_margin_are_redrawn():
+    # k = 2 and gamma = 0.2 in the plane: about one seed in eight draws its two centres
+    # nearer than gamma, where no query can have margin gamma (the stream used to loop forever)
+    from mlgeom.multiscale.experiments import unit
+
+    redrawn = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        first = np.array([unit(rng, 2) / 2 for _ in range(2)])
+        X, Q = margin_nn_stream(20, 2, 2, 0.2, seed=seed)
+        assert np.linalg.norm(X[0] - X[1]) >= 0.2
+        assert min(_loop_margin(X, q) for q in Q) >= 0.2
+        if np.linalg.norm(first[0] - first[1]) < 0.2:
+            redrawn += 1
+            assert not np.array_equal(X, first)
+        else:  # centres that pass at once are kept: the stream is the one drawn before the test
+            np.testing.assert_array_equal(X, first)
+    assert redrawn >= 1
+
+
+def test_a_margin_it_cannot_meet_is_a_clear_error(monkeypatch):
+    from mlgeom.multiscale import experiments
+
+    monkeypatch.setattr(experiments, "MAX_MARGIN_TRIES", 1)
+    with pytest.raises(RuntimeError, match=r"missed the margin gamma=0\.24.*closest centres"):
+        for seed in range(20):  # some proposal misses within 20 streams of 50 queries
+            margin_nn_stream(50, 3, 2, 0.24, seed=seed)

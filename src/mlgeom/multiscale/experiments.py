@@ -117,6 +117,10 @@ def nn_stream(T: int, k: int, d: int, seed=None, beta: float = 0.5):
     return X, Q
 
 
+MAX_MARGIN_TRIES = 100_000
+"""Proposals in a row :func:`margin_nn_stream` makes for one query before it gives up."""
+
+
 def margin_nn_stream(T: int, k: int, d: int, gamma: float, seed=None):
     """``k`` centres (norm 1/2) and queries whose every wrong label costs ``>= γ`` (Theorem 17).
 
@@ -128,21 +132,43 @@ def margin_nn_stream(T: int, k: int, d: int, gamma: float, seed=None):
     ``±γ(1 + Exp)`` (capped at 1) along ``x_i − x_j``, rescaled into ``B_d``; redrawn until its
     smallest gap to every other label is ``>= γ``.
 
+    A label ``r`` can be a query's only if every other centre is at least ``γ`` away
+    (``⟨q, x_r − x_j⟩ <= ‖x_r − x_j‖`` on ``B_d``). The centres are redrawn (all of them)
+    until at least two labels pass that test, so that a stream with margin ``γ`` exists: for
+    ``k = 2`` this is exactly ``‖x_1 − x_2‖ >= γ``, without which no query qualifies. Centres
+    that pass at once are kept, so the test changes no stream that could be generated before.
+
     Returns
     -------
     X : numpy.ndarray, shape (k, d)
         The centres.
     Q : numpy.ndarray, shape (T, d)
         The queries, all with margin ``>= γ``.
+
+    Raises
+    ------
+    RuntimeError
+        If :data:`MAX_MARGIN_TRIES` proposals in a row miss the margin (the labels that pass the
+        test leave too little room for ``γ``); the message gives the centres' closest pair.
     """
     T, k = check_positive_int(T, "T"), check_positive_int(k, "k", minimum=2)
     d = check_positive_int(d, "d", minimum=2)
     gamma = check_real(gamma, "gamma", low=0.0, high=0.25, low_inclusive=False)
     rng = as_generator(seed)
-    X = np.array([unit(rng, d) / 2 for _ in range(k)])
+    while True:
+        X = np.array([unit(rng, d) / 2 for _ in range(k)])
+        dist = np.linalg.norm(X[:, None, :] - X[None, :, :], axis=2)
+        np.fill_diagonal(dist, np.inf)
+        if np.count_nonzero(dist.min(axis=1) >= gamma) >= 2:
+            break
     Q = np.empty((T, d))
-    t = 0
+    t = misses = 0
     while t < T:
+        if misses >= MAX_MARGIN_TRIES:
+            raise RuntimeError(
+                f"margin_nn_stream: {misses} proposals in a row missed the margin gamma={gamma} "
+                f"(query {t} of {T}; the closest centres are {dist.min():.3g} apart)"
+            )
         i, j = rng.choice(k, size=2, replace=False)
         diff = X[i] - X[j]
         n2 = float(diff @ diff)
@@ -155,6 +181,9 @@ def margin_nn_stream(T: int, k: int, d: int, gamma: float, seed=None):
         if np.delete(s[r] - s, r).min() >= gamma:
             Q[t] = q
             t += 1
+            misses = 0
+        else:
+            misses += 1
     return X, Q
 
 
