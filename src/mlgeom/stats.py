@@ -389,7 +389,6 @@ def _clustered_loglog(
     ``G/(G-1) · (N-1)/(N-m-1)``.
     """
     n, m = lx.shape
-    factor = n_groups / (n_groups - 1) * (n - 1) / max(n - m - 1, 1)
     if m == 1:
         # one regressor in closed form: the arithmetic slope_interval has always done
         x = np.ascontiguousarray(lx[:, 0])
@@ -399,6 +398,7 @@ def _clustered_loglog(
         intercept = float(ly.mean() - slope * x.mean())
         resid = ly - (intercept + slope * x)
         scores = np.bincount(idx, weights=xc * resid, minlength=n_groups)
+        factor = n_groups / (n_groups - 1) * (n - 1) / max(n - 2, 1)
         se = float(np.sqrt(factor * float(scores @ scores)) / sxx)
         return np.array([slope]), intercept, np.array([se])
     xc = lx - lx.mean(axis=0)

@@ -29,20 +29,17 @@ def _mixed_seconds(d: int, T: int, seed: int, sampler: str) -> float:
     return (time.perf_counter() - tic) / T
 
 
+def _adversary_seconds(d: int, T: int, seed: int, sampler: str, separating=False) -> float:
+    w = unit(np.random.default_rng(seed), d)
+    h = HyperplaneLearner(d, seed=np.random.default_rng(seed + 1), sampler=sampler)
+    margins = {"margins": separating_margins(T)} if separating else {}
+    tic = time.perf_counter()
+    adversarial_run(h, w, T, np.random.default_rng(seed + 2), **margins)
+    return (time.perf_counter() - tic) / T
+
+
 def _separating_seconds(d: int, T: int, seed: int, sampler: str) -> float:
-    w = unit(np.random.default_rng(seed), d)
-    h = HyperplaneLearner(d, seed=np.random.default_rng(seed + 1), sampler=sampler)
-    tic = time.perf_counter()
-    adversarial_run(h, w, T, np.random.default_rng(seed + 2), margins=separating_margins(T))
-    return (time.perf_counter() - tic) / T
-
-
-def _adversary_seconds(d: int, T: int, seed: int, sampler: str) -> float:
-    w = unit(np.random.default_rng(seed), d)
-    h = HyperplaneLearner(d, seed=np.random.default_rng(seed + 1), sampler=sampler)
-    tic = time.perf_counter()
-    adversarial_run(h, w, T, np.random.default_rng(seed + 2))
-    return (time.perf_counter() - tic) / T
+    return _adversary_seconds(d, T, seed, sampler, separating=True)
 
 
 def sampler_cost(
