@@ -101,3 +101,16 @@ def test_claim28_constant_bounds_the_search_and_is_sharp_at_integers():
         assert found <= L.claim28_constant(p) * (1 + 1e-9)
     assert L.claim28_constant(2.5) == pytest.approx(1 / 2.5**2.5)  # 2.5·1.5/(1.5·2.5)/p^p
     assert L.claim28_constant(5.0) == pytest.approx(2 / 5**5)
+
+
+def test_claim28_search_is_not_fooled_by_cancellation():
+    # x' within 1e-13 of x: the float remainder of |x|^5 (a polynomial there, remainder 0) is
+    # rounding noise divided by (p|x - x'|)^p ~ 1e-61, and the paper profile's search (80 starts,
+    # 201-point grid) once returned such a point with a ratio of 1e44 ("exact" 2.77 at 60 digits)
+    x, xp = 0.7847338350590164, 0.7847338350588533
+    assert L.worst_case._exact_remainder_ratio(x, xp, 5.0) == pytest.approx(0.0, abs=1e-30)
+    assert L.worst_case._exact_remainder_ratio(1.0, 0.9999999999999999, 3.5) < 1e-9
+    for p in (3.5, 5.0):
+        found = L.claim28_worst_case(p, seed=0, n_starts=80, n_grid=201)
+        assert found["exact"] <= L.claim28_constant(p) * (1 + 1e-9)
+        assert found["ratio"] == pytest.approx(found["exact"], rel=1e-6)
